@@ -1,0 +1,38 @@
+"""Records -> validated Arrow tables -> deterministic parquet + dataset card.
+
+Each benchmark has a module ``triplebench.build.<benchmark>`` exposing
+
+* ``CONFIGS``: a tuple of :class:`ConfigSpec` (HF config name, record schema, splits);
+* ``build(raw: RawDir) -> Iterable[Table]``: the records of every (config, split)
+  it can build from the fetched raw area. Configs whose optional source is
+  missing are simply not yielded (the fetch record says why).
+
+:func:`triplebench.build.writer.build_benchmark` does the rest for every
+benchmark alike: schema validation, Arrow conversion, parquet writing,
+atomic replacement of ``datasets/<benchmark>/data`` and the card's ``configs:``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ConfigSpec:
+    """One HF dataset config: its name, the JSON Schema of its rows, its splits."""
+
+    name: str
+    schema: str  # e.g. "carb/gold" -> schemas/carb/gold.schema.json
+    splits: tuple[str, ...]
+    description: str
+    optional: bool = False  # built only when an optional upstream source was provided
+
+
+@dataclass
+class Table:
+    """The rows of one (config, split), as plain dicts matching the config's schema."""
+
+    config: str
+    split: str
+    records: list[dict[str, Any]]

@@ -1,0 +1,97 @@
+"""Generic build of one benchmark: validate, convert, write parquet, update the card.
+
+Determinism: records keep the order the builder yields them in, tables are
+written with fixed parquet settings (zstd level 9, one row group per 64k rows, no
+pandas metadata), so the same raw input gives the same bytes with the same
+pyarrow version. Atomicity: everything is written to a staging directory first;
+only when every table validated is ``datasets/<benchmark>/data`` replaced.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..errors import InputError, TripleBenchError
+from ..schemas import arrow_schema, validate_records
+from ..sources import RawDir, load_pins
+from . import ConfigSpec, Table
+from .card import BuiltFile, update_card
+
+ROW_GROUP_SIZE = 65536
+
+
+def builder_module(benchmark: str) -> ModuleType:
+    return importlib.import_module(f"{__package__}.{benchmark}")
+
+
+def parquet_relpath(config: str, split: str) -> str:
+    """Path of a (config, split) file below ``datasets/<benchmark>/``."""
+    return f"data/{config}/{split}-00000-of-00001.parquet"
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        compression_level=9,
+        row_group_size=ROW_GROUP_SIZE,
+        write_statistics=True,
+        store_schema=True,
+    )
+
+
+def to_arrow(spec: ConfigSpec, table: Table, benchmark: str) -> pa.Table:
+    source = f"{benchmark}/{table.config}/{table.split}"
+    validate_records(spec.schema, table.records, source)
+    try:
+        return pa.Table.from_pylist(table.records, schema=arrow_schema(spec.schema))
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:  # schema and Arrow disagree: a bug, not input
+        raise TripleBenchError(f"{source}: records validated but do not convert to Arrow: {exc}") from exc
+
+
+def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[BuiltFile]:
+    """Build every available (config, split) of ``benchmark`` into ``dataset_root``."""
+    module = builder_module(benchmark)
+    specs: dict[str, ConfigSpec] = {spec.name: spec for spec in module.CONFIGS}
+    raw = RawDir(raw_root)
+    dataset_root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".data-", dir=dataset_root))
+    built: list[BuiltFile] = []
+    try:
+        seen: set[tuple[str, str]] = set()
+        for table in module.build(raw):
+            spec = specs.get(table.config)
+            if spec is None or table.split not in spec.splits:
+                raise TripleBenchError(f"{benchmark}: builder yielded undeclared {table.config}/{table.split}")
+            if (table.config, table.split) in seen:
+                raise TripleBenchError(f"{benchmark}: builder yielded {table.config}/{table.split} twice")
+            seen.add((table.config, table.split))
+            if not table.records:
+                raise InputError(f"{benchmark}/{table.config}/{table.split}", None, "no records: refusing an empty split")
+            arrow = to_arrow(spec, table, benchmark)
+            relpath = parquet_relpath(table.config, table.split)
+            write_parquet(arrow, staging / relpath.removeprefix("data/"))
+            built.append(BuiltFile(table.config, table.split, relpath, arrow.num_rows))
+        required = {(s.name, split) for s in specs.values() if not s.optional for split in s.splits}
+        absent = sorted(required - seen)
+        if absent:
+            raise TripleBenchError(f"{benchmark}: required config/splits not built: {absent}")
+        target = dataset_root / "data"
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    missing = raw.manifest.get("missing", [])
+    update_card(dataset_root / "README.md", benchmark, list(specs.values()), built, load_pins(benchmark), missing)
+    return built

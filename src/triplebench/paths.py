@@ -1,0 +1,58 @@
+"""Where things live: the project root, the built datasets, the raw area, reports.
+
+A triplebench checkout is a DVC project; commands run from anywhere inside it.
+``TRIPLEBENCH_ROOT`` overrides the search (useful for an installed package that
+points at a separate built tree).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def project_root() -> Path:
+    """The directory holding ``dvc.yaml`` and ``datasets/``.
+
+    Order: ``$TRIPLEBENCH_ROOT``; the nearest ancestor of the working directory
+    with a ``dvc.yaml`` and a ``datasets/`` folder; the checkout this package was
+    installed from (editable installs).
+    """
+    env = os.environ.get("TRIPLEBENCH_ROOT")
+    if env:
+        return Path(env).resolve()
+    for candidate in (Path.cwd(), *Path.cwd().parents):
+        if (candidate / "dvc.yaml").is_file() and (candidate / "datasets").is_dir():
+            return candidate
+    source_checkout = PACKAGE_DIR.parents[1]
+    if (source_checkout / "dvc.yaml").is_file():
+        return source_checkout
+    return Path.cwd()
+
+
+def schemas_dir() -> Path:
+    """JSON Schemas: ``schemas/`` of the checkout, else the copy inside the wheel."""
+    in_checkout = PACKAGE_DIR.parents[1] / "schemas"
+    if in_checkout.is_dir():
+        return in_checkout
+    return PACKAGE_DIR / "_schemas"
+
+
+def datasets_dir() -> Path:
+    return project_root() / "datasets"
+
+
+def dataset_dir(benchmark: str) -> Path:
+    return datasets_dir() / benchmark
+
+
+def raw_dir(benchmark: str) -> Path:
+    return project_root() / "raw" / benchmark
+
+
+def reports_dir() -> Path:
+    return project_root() / "reports"

@@ -1,0 +1,44 @@
+"""Result signatures, in the spirit of sacrebleu.
+
+A signature is one line naming everything that determines a number::
+
+    carb|split:test|data:1.0.0+CaRB@024e0e9|matcher:binary_linient_tuple_match|binary:no|v:0.1.0
+
+Two numbers are comparable only when their signatures are equal; when they are
+not, :func:`diff` says which fields differ.
+"""
+
+from __future__ import annotations
+
+from . import __version__
+from .sources import load_pins
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def make_signature(benchmark: str, **fields: object) -> str:
+    """``benchmark|key:value|...|data:<version>|v:<package version>`` (fields in call order)."""
+    parts = [benchmark]
+    parts += [f"{key}:{_text(value)}" for key, value in fields.items()]
+    parts.append(f"data:{load_pins(benchmark).version}")
+    parts.append(f"v:{__version__}")
+    return "|".join(parts)
+
+
+def parse(signature: str) -> dict[str, str]:
+    head, *rest = signature.split("|")
+    fields = {"benchmark": head}
+    for part in rest:
+        key, _, value = part.partition(":")
+        fields[key] = value
+    return fields
+
+
+def diff(a: str, b: str) -> dict[str, tuple[str | None, str | None]]:
+    """Fields whose values differ between two signatures: ``{field: (a, b)}``."""
+    pa_, pb = parse(a), parse(b)
+    return {k: (pa_.get(k), pb.get(k)) for k in sorted(set(pa_) | set(pb)) if pa_.get(k) != pb.get(k)}

@@ -1,0 +1,109 @@
+"""The registry of pinned upstream files, one TOML file per benchmark.
+
+``pins/<benchmark>.toml`` holds the benchmark's data version, license and
+citation, a ``[[files]]`` table per pinned upstream file (repo, commit, path,
+sha256, size, license) and an ``[[optional]]`` table per source that cannot be
+pinned here (hosted off GitHub, too large for the mirror, never published):
+those carry their upstream location and the reason instead of a hash, and are
+fetched only when the user names a URL or local path for them in
+``params.yaml`` (``optional_sources.<name>``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+PINS_DIR = Path(__file__).resolve().parent / "pins"
+
+#: Every benchmark triplebench packages, in build order.
+BENCHMARKS: tuple[str, ...] = ("carb", "benchie", "robust", "genres", "combo")
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One upstream file at one commit, identified by its sha256."""
+
+    repo: str
+    commit: str
+    path: str
+    sha256: str
+    size: int
+    license: str
+
+    @property
+    def mirror_path(self) -> str:
+        """Path below a mirror root (and the raw GitHub URL after the host)."""
+        return f"github.com/{self.repo}/{self.commit}/{self.path}"
+
+    @property
+    def url(self) -> str:
+        return f"https://raw.githubusercontent.com/{self.repo}/{self.commit}/{self.path}"
+
+
+@dataclass(frozen=True)
+class OptionalSource:
+    """Upstream data that cannot be pinned: fetched only when the user points at it."""
+
+    name: str
+    path: str  # where it lands below raw/<benchmark>/
+    upstream: str  # where a user can obtain it
+    why: str  # why it is not pinned
+
+
+@dataclass(frozen=True)
+class BenchmarkPins:
+    benchmark: str
+    pretty_name: str
+    data_version: str
+    license: str
+    citation: str
+    files: tuple[Pin, ...]
+    optional: tuple[OptionalSource, ...]
+
+    @property
+    def upstream_commits(self) -> dict[str, str]:
+        """repo -> commit of every pinned file (one commit per repo)."""
+        return {pin.repo: pin.commit for pin in self.files}
+
+    @property
+    def version(self) -> str:
+        """Data version used in signatures: ``<data_version>+<repo@commit7>...``."""
+        commits = "+".join(f"{repo.split('/')[-1]}@{c[:7]}" for repo, c in sorted(self.upstream_commits.items()))
+        return f"{self.data_version}+{commits}"
+
+
+@lru_cache(maxsize=None)
+def load_pins(benchmark: str) -> BenchmarkPins:
+    """Parse ``pins/<benchmark>.toml``; unknown benchmarks are a clear error."""
+    path = PINS_DIR / f"{benchmark}.toml"
+    if not path.is_file():
+        raise KeyError(f"unknown benchmark {benchmark!r}; known: {', '.join(BENCHMARKS)}")
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    files = tuple(
+        Pin(
+            repo=f["repo"],
+            commit=f["commit"],
+            path=f["path"],
+            sha256=f["sha256"],
+            size=int(f["size"]),
+            license=f.get("license", data["license"]),
+        )
+        for f in data.get("files", [])
+    )
+    optional = tuple(
+        OptionalSource(name=o["name"], path=o["path"], upstream=o["upstream"], why=o["why"])
+        for o in data.get("optional", [])
+    )
+    return BenchmarkPins(
+        benchmark=benchmark,
+        pretty_name=data["pretty_name"],
+        data_version=data["data_version"],
+        license=data["license"],
+        citation=data["citation"].strip(),
+        files=files,
+        optional=optional,
+    )
