@@ -91,6 +91,13 @@ def generated_block(
     return "\n".join(lines)
 
 
+def check_card(card: Path, benchmark: str) -> None:
+    """Raise unless ``card`` exists and starts with a parseable front matter block."""
+    if not card.is_file():
+        raise TripleBenchError(f"{card}: the dataset card of {benchmark} is missing (write it by hand first)")
+    split_front_matter(card.read_text(encoding="utf-8"), card)
+
+
 def update_card(
     card: Path,
     benchmark: str,
@@ -100,8 +107,7 @@ def update_card(
     missing: list[dict] | None = None,
 ) -> None:
     """Rewrite the derived parts of ``card`` in place (the rest is kept verbatim)."""
-    if not card.is_file():
-        raise TripleBenchError(f"{card}: the dataset card of {benchmark} is missing (write it by hand first)")
+    check_card(card, benchmark)
     meta, body = split_front_matter(card.read_text(encoding="utf-8"), card)
     meta["configs"] = configs_yaml(specs, built)
     block = generated_block(card.parent, specs, built, pins, missing or [])

@@ -22,7 +22,7 @@ from ..errors import InputError, TripleBenchError
 from ..schemas import arrow_schema, validate_records
 from ..sources import RawDir, load_pins
 from . import ConfigSpec, Table
-from .card import BuiltFile, update_card
+from .card import BuiltFile, check_card, update_card
 
 ROW_GROUP_SIZE = 65536
 
@@ -63,6 +63,9 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
     module = builder_module(benchmark)
     specs: dict[str, ConfigSpec] = {spec.name: spec for spec in module.CONFIGS}
     raw = RawDir(raw_root)
+    missing = raw.manifest.get("missing", [])
+    card = dataset_root / "README.md"
+    check_card(card, benchmark)  # fail before anything is written
     dataset_root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".data-", dir=dataset_root))
     built: list[BuiltFile] = []
@@ -92,6 +95,5 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    missing = raw.manifest.get("missing", [])
-    update_card(dataset_root / "README.md", benchmark, list(specs.values()), built, load_pins(benchmark), missing)
+    update_card(card, benchmark, list(specs.values()), built, load_pins(benchmark), missing)
     return built
