@@ -1,4 +1,8 @@
-"""Entry point of the ``triplebench`` console script."""
+"""triplebench: build the benchmark datasets and score extractions against them.
+
+Pipeline: fetch -> build -> validate (what `dvc repro` runs), summary.
+Scoring: `triplebench score <benchmark> PREDICTIONS ...`, `triplebench compare <benchmark> A B`.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +66,9 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triplebench", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="triplebench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--version", action="version", version=f"triplebench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
