@@ -1,0 +1,298 @@
+"""Readers of the CaRB formats: gold TSV, sentence lists, the published system outputs.
+
+Every reader follows the upstream reader of the CaRB repository (``oie_readers/``)
+field for field, so the records it yields are exactly what the reference scorer
+sees; where the reference *silently skips* a line, the reader skips it too and
+counts the skip (``ReadReport.skipped``, by reason); where the reference would
+crash (wrong column count, non-numeric confidence, unparsable span), the reader
+raises :class:`~triplebench.errors.InputError` naming file, line and field.
+
+Line handling is the reference's: the file is decoded as UTF-8 (strictly: a
+non-UTF-8 byte is an error naming its line), split with universal newlines,
+each line ``strip()``-ed and split on tabs. An empty file is an error.
+
+Canonical prediction record (also the JSONL prediction format,
+``schemas/carb/prediction.schema.json``)::
+
+    {"sentence": str, "confidence": float, "predicate": str, "arguments": [str, ...]}
+
+Formats (``FORMATS``):
+
+* ``tabbed``: ``sentence, confidence, predicate, arg1, arg2, ...`` (blank lines skipped);
+* ``openie4``: ``conf, context, Arg(a1,List(..)), Relation(r,List(..)), Arg(a2,..), sentence``;
+  lines with an empty arg1/rel/arg2 column are skipped (reference);
+* ``openie5``: like openie4, column 5 holds ``;``-separated n-ary arguments, and a
+  non-empty context column is prefixed to arg1 unless ``arg1 + ' ' + rel`` starts with it;
+* ``clausie``: a sentence line (1 column) followed by ``id, "a1", "rel", "a2", conf``
+  lines (5 columns); lines with any other column count are skipped (reference);
+* ``props``: ``conf, sentence, rel, role1, arg1, role2, arg2, ...`` (arguments are every
+  second column from the 5th); blank lines skipped;
+* ``reverb``: 18-column ReVerb output; arguments in columns 3-5, confidence in 12.
+  The reference looks the sentence up in a sentence file that CaRB never published
+  (``int(column 2) - 1``); here the sentence is column 13 of the line itself;
+* ``ollie``: header line, then ``conf, a1, rel, a2, enabler, attribution, sentence``;
+* ``stanford``: ``..., a1, rel, a2 (cols 3-5), ..., conf (col 12), sentence (col 13)``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..errors import InputError
+
+FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl")
+
+#: The published test outputs of the CaRB repository: system name -> (format, path).
+SYSTEM_FILES = {
+    "OpenIE-4": ("openie4", "system_outputs/{split}/openie4_output.txt"),
+    "OpenIE-5": ("openie5", "system_outputs/{split}/openie5_output.txt"),
+    "ClausIE": ("clausie", "system_outputs/{split}/clausie_output.txt"),
+    "PropS": ("props", "system_outputs/{split}/props_output.txt"),
+    "ReVerb": ("reverb", "system_outputs/{split}/reverb_output.txt"),
+    "OLLIE": ("ollie", "system_outputs/{split}/ollie_output.txt"),
+    "Stanford": ("stanford", "system_outputs/{split}/stanford_output.txt"),
+}
+
+
+@dataclass
+class ReadReport:
+    """What a reader did besides yielding records: lines read, skips by reason."""
+
+    source: str
+    lines: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def skip(self, reason: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+
+def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[str]:
+    """The lines of a file as the reference sees them (UTF-8, universal newlines, unstripped)."""
+    if data is None:
+        data = Path(path).read_bytes()
+    if not data.strip():
+        raise InputError(path, None, "empty file: expected at least one non-blank line")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(path, line, f"not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+    return [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
+
+
+def parse_confidence(value: str, source, line: int) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise InputError(source, line, f"expected a number, got {value!r}", field="confidence") from None
+    if math.isnan(number):
+        raise InputError(source, line, "confidence is NaN: thresholds need an ordered number", field="confidence")
+    return number
+
+
+def _record(sentence: str, confidence: float, predicate: str, arguments: list[str], line: int) -> dict:
+    return {"sentence": sentence, "confidence": confidence, "predicate": predicate, "arguments": arguments, "line": line}
+
+
+def _need(data: list[str], count: int, source, line: int, what: str) -> None:
+    if len(data) < count:
+        raise InputError(source, line, f"expected at least {count} tab-separated columns ({what}), got {len(data)}")
+
+
+def _span_text(cell: str, source, line: int, field_name: str) -> str:
+    """``SimpleArgument(text,List([0, 4)))`` -> ``text`` (first '(' to first ',List(')."""
+    start = cell.find("(")
+    end = cell.find(",List(")
+    if start < 0 or end < 0:
+        raise InputError(source, line, f"expected 'Kind(text,List(...))', got {cell[:60]!r}", field=field_name)
+    return cell[start + 1 : end]
+
+
+def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        if not raw.strip():
+            report.skip("blank line")
+            continue
+        data = raw.strip().split("\t")
+        _need(data, 3, path, number, "sentence, confidence, predicate, arguments...")
+        yield _record(data[0], parse_confidence(data[1], path, number), data[2], data[3:], number)
+
+
+def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        data = raw.strip().split("\t")
+        if len(data) >= 5 and not all(data[2:5]):
+            report.skip("empty argument or relation column")
+            continue
+        _need(data, 6, path, number, "confidence, context, arg1, relation, arg2, sentence")
+        conf = parse_confidence(data[0], path, number)
+        arg1 = _span_text(data[2], path, number, "arg1")
+        rel = _span_text(data[3], path, number, "relation")
+        arg2 = _span_text(data[4], path, number, "arg2")
+        yield _record(data[5], conf, rel, [arg1, arg2], number)
+
+
+def read_openie5(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        data = raw.strip().split("\t")
+        if len(data) >= 5 and not all(data[2:5]):
+            report.skip("empty argument or relation column")
+            continue
+        _need(data, 6, path, number, "confidence, context, arg1, relation, args, sentence")
+        conf = parse_confidence(data[0], path, number)
+        arg1 = _span_text(data[2], path, number, "arg1")
+        rel = _span_text(data[3], path, number, "relation")
+        args = [_span_text(piece, path, number, "arguments") for piece in data[4].strip().split(");")]
+        if data[1]:
+            context = _span_text(data[1], path, number, "context")
+            if not (arg1 + " " + rel).startswith(context):
+                arg1 = context + " " + arg1
+        yield _record(data[5], conf, rel, [arg1, *args], number)
+
+
+def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    text = None
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        data = raw.strip().split("\t")
+        if len(data) == 1:
+            text = data[0]
+        elif len(data) == 5:
+            if text is None:
+                raise InputError(path, number, "extraction line before any sentence line")
+            arg1, rel, arg2 = (cell[1:-1] for cell in data[1:4])
+            yield _record(text, parse_confidence(data[4], path, number), rel, [arg1, arg2], number)
+        else:
+            report.skip(f"{len(data)} columns (reference reads only 1 or 5)")
+
+
+def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        if not raw.strip():
+            report.skip("blank line")
+            continue
+        data = raw.strip().split("\t")
+        _need(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
+        yield _record(data[1], parse_confidence(data[0], path, number), data[2], data[4::2], number)
+
+
+def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        data = raw.strip().split("\t")
+        _need(data, 13, path, number, "ReVerb: file, sentence no., arg1, rel, arg2, offsets..., confidence, sentence")
+        yield _record(data[12], parse_confidence(data[11], path, number), data[3], [data[2], data[4]], number)
+
+
+def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    all_lines = lines if lines is not None else decode_lines(path)
+    for number, raw in enumerate(all_lines, start=1):
+        report.lines += 1
+        if number == 1:
+            report.skip("header line")
+            continue
+        data = raw.strip().split("\t")
+        _need(data, 7, path, number, "confidence, arg1, rel, arg2, enabler, attribution, sentence")
+        yield _record(data[6], parse_confidence(data[0], path, number), data[2], [data[1], data[3]], number)
+
+
+def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        data = raw.strip().split("\t")
+        _need(data, 13, path, number, "Stanford OpenIE: ..., arg1, rel, arg2, ..., confidence, sentence")
+        yield _record(data[12], parse_confidence(data[11], path, number), data[3], [data[2], data[4]], number)
+
+
+def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    """JSON Lines, one prediction record per line (``schemas/carb/prediction.schema.json``)."""
+    from ..schemas import validate_records
+
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        if not raw.strip():
+            report.skip("blank line")
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, number, f"not valid JSON: {exc.msg}") from None
+        try:
+            validate_records("carb/prediction", [record], str(path))
+        except InputError as exc:
+            raise InputError(path, number, exc.detail, field=exc.field) from None
+        if isinstance(record["confidence"], float) and math.isnan(record["confidence"]):
+            raise InputError(path, number, "confidence is NaN", field="confidence")
+        yield _record(record["sentence"], float(record["confidence"]), record["predicate"], list(record["arguments"]), number)
+
+
+READERS: dict[str, Callable[..., Iterator[dict]]] = {
+    "tabbed": read_tabbed,
+    "openie4": read_openie4,
+    "openie5": read_openie5,
+    "clausie": read_clausie,
+    "props": read_props,
+    "reverb": read_reverb,
+    "ollie": read_ollie,
+    "stanford": read_stanford,
+    "jsonl": read_jsonl,
+}
+
+
+def read_predictions(path: str | PathLike[str], fmt: str) -> tuple[list[dict], ReadReport]:
+    """All prediction records of ``path`` in format ``fmt`` (file order) and the read report."""
+    if fmt not in READERS:
+        raise InputError(path, None, f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", field="format")
+    report = ReadReport(str(path))
+    records = list(READERS[fmt](path, report))
+    if not records:
+        raise InputError(path, None, f"no extractions found in this {fmt} file")
+    return records, report
+
+
+# -- gold ---------------------------------------------------------------------------------------
+
+
+def read_sentences(path: str | PathLike[str]) -> list[str]:
+    """``data/<split>.txt``: one sentence per line (line order kept, trailing newline ignored)."""
+    lines = decode_lines(path)
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise InputError(path, number, "blank line: expected one sentence per line")
+    return lines
+
+
+def read_gold(path: str | PathLike[str]) -> tuple[list[tuple[str, list[dict]]], int]:
+    """``data/gold/<split>.tsv`` as the reference GoldReader reads it.
+
+    Each line ``strip()``-ed and split on tabs: sentence, predicate, arguments
+    (each ``strip()``-ed; the line strip drops trailing empty arguments, inner empty
+    ones are kept as ``""``). Returns ``[(sentence, [{"predicate", "arguments"}])]`` in
+    order of first appearance, and the number of extraction lines. Duplicate lines
+    are kept (the reference keeps them). Lines with fewer than 3 columns (no
+    argument) are an error: upstream has none and the matcher needs arguments.
+    """
+    groups: dict[str, list[dict]] = {}
+    count = 0
+    for number, raw in enumerate(decode_lines(path), start=1):
+        if not raw.strip():
+            raise InputError(path, number, "blank line: expected sentence, predicate, arguments")
+        data = raw.strip().split("\t")
+        if len(data) < 3:
+            raise InputError(path, number, f"expected sentence, predicate and at least one argument column, got {len(data)} columns")
+        sentence = data[0].strip()
+        if not sentence:
+            raise InputError(path, number, "empty sentence", field="sentence")
+        groups.setdefault(sentence, []).append({"predicate": data[1].strip(), "arguments": [a.strip() for a in data[2:]]})
+        count += 1
+    return list(groups.items()), count
