@@ -27,6 +27,7 @@ class ConfigSpec:
     splits: tuple[str, ...]
     description: str
     optional: bool = False  # built only when an optional upstream source was provided
+    optional_splits: tuple[str, ...] = ()  # splits of a required config that need an optional source
 
 
 @dataclass
