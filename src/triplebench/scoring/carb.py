@@ -1,0 +1,636 @@
+"""The CaRB scorer, reference-exact on its default path.
+
+Reproduces ``Benchmark.compare`` of ``dair-iitd/CaRB`` (``carb.py`` + ``matcher.py``):
+the pair score of every (gold, predicted) extraction of a sentence, the
+"optimised global match" per confidence threshold (recall: best recall per gold
+row; precision: greedy one-to-one matching by precision), precision/recall/F1 at
+every distinct confidence, the optimal-F1 point and the AUC with the point
+(recall 0, precision 1) appended. Hot loops are numba kernels
+(:mod:`triplebench.kernels.carb`) over token ids.
+
+Matchers (``matcher=``; the reference CLI flag in brackets):
+
+* ``binary_linient_tuple_match`` (default): predicted and gold arguments are folded
+  to ``[arg1, ' '.join(arg2, arg3, ...)]``; then the "lenient" token match;
+* ``simple_tuple_match`` [--simpleMatch], ``binary_tuple_match`` [--binaryMatch],
+  ``tuple_match`` [--strictMatch], ``lexicalMatch`` [--lexicalMatch], ``argMatch``
+  [--exactMatch]. In the reference only the default and ``simple_tuple_match`` run
+  to the end: the others return ``False``/booleans, which ``compare`` cannot index
+  (TypeError). Here a ``False`` counts as (0, 0) and ``True`` as (1, 1): a named,
+  documented extension, never the default.
+* ``predMatch`` [--predMatch] is not offered: it needs NLTK's stop-word corpus.
+
+``binary=True`` is the reference ``--binary``: gold and predictions are binarised
+before matching (see quirk 9).
+
+Reference quirks kept (each changes numbers, so each is kept on purpose):
+
+1. Sentence keys: all spaces removed, PTB escapes (-LRB- ... -RCB-) unescaped, then
+   ASCII punctuation removed. Predictions are grouped by their raw sentence text
+   first; when two raw texts normalise to the same key, the *last* group wins and
+   the earlier one is dropped (counted as ``key_collisions``).
+2. Tokens: ``str.split()`` (any whitespace); case-sensitive; no stop words
+   (``ignoreStopwords``/``ignoreCase`` are passed but unused by the matchers).
+3. Token overlap counts the multiset intersection (remove-first-occurrence); extra
+   predicted arguments beyond the gold's are not in the precision denominator.
+4. The lenient match: if the predicted predicate keeps an unmatched ``be`` and the
+   gold predicate has a form of *be* (be/is/am/are/was/were/been/being), one more
+   predicate token matches. No predicate overlap -> (0, 0). A missing predicted
+   argument slot -> (0, 0).
+5. Said-type gold predicates (substring ``said``, ``told``, ``added``, ``adds``,
+   ``says`` anywhere in the predicate string) also try the predicted arguments
+   reversed (``[' '.join(args[1:]), args[0]]``) and keep the larger ``[prec, rec]``
+   *lexicographically* (precision first).
+6. Every distinct confidence of every prediction is a threshold, including
+   predictions on sentences absent from the gold (they add thresholds, no counts).
+   Gold sentences without any prediction count in every recall denominator.
+7. Precision at a threshold with nothing predicted is 1, recall with no gold is 0;
+   F1 = 2PR/(P+R), NaN (P = R = 0.0) skipped by the argmax (``np.nanargmax``), first
+   maximum wins; AUC by the trapezoid rule over the curve in ascending-confidence
+   order plus (0, 1).
+8. The greedy precision match scans gold rows, then predicted columns in input
+   order, and takes the first strict maximum (ties: lowest row, then column).
+9. ``--binary`` binarisation aliasing: an n-ary extraction (n > 2) is expanded into
+   n - 1 references to *one* object, so all copies end up equal to the last state
+   (predicate + ' ' + arg2 [+ leading preposition of the last argument],
+   [arg1, last argument without that preposition]).
+10. The printed values are ``np.round(x, 3)``; the PR curve (``curve``) is the
+    reference's dump: one line per threshold, sorted by recall (stable).
+11. The gold reader drops every gold argument containing ``"C: "`` (the context
+    annotations, 89 in test); the ``gold`` dataset config keeps them verbatim and
+    the scorer drops them (without this the published dump curves are not reproduced).
+
+Defined behaviour of unusual input: an empty predicate or no arguments is scored
+(it matches nothing, as in the reference) and counted; duplicate extractions are
+scored as separate extractions (reference) and counted; predictions for unknown
+sentences are counted (``unknown_sentences``/``unknown_extractions``) and add
+thresholds only; NaN confidence is an error, +-inf is accepted (it sorts);
+an empty prediction list/file is an error.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from .result import ResultMixin
+
+BENCHMARK = "carb"
+
+MATCHERS = {
+    "binary_linient_tuple_match": 0,
+    "simple_tuple_match": 1,
+    "tuple_match": 2,
+    "binary_tuple_match": 3,
+    "lexicalMatch": 4,
+    "argMatch": 5,
+}
+#: names of the reference CLI flags -> matcher names
+MATCHER_ALIASES = {
+    "default": "binary_linient_tuple_match",
+    "simpleMatch": "simple_tuple_match",
+    "strictMatch": "tuple_match",
+    "binaryMatch": "binary_tuple_match",
+    "exactMatch": "argMatch",
+}
+DEFAULT_MATCHER = "binary_linient_tuple_match"
+
+PTB_ESCAPES = (("(", "-LRB-"), (")", "-RRB-"), ("[", "-LSB-"), ("]", "-RSB-"), ("{", "-LCB-"), ("}", "-RCB-"))
+_PUNCT = re.compile("[%s]" % re.escape(string.punctuation))
+PREPOSITIONS = frozenset(
+    "above across against along among around at before behind below beneath beside between by for from in "
+    "into near of off on to toward under upon with within".split()
+)
+SAID_VERBS = ("said", "told", "added", "adds", "says")
+BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
+
+
+def normalize_key(sentence: str) -> str:
+    """The reference sentence key: no spaces, PTB escapes undone, ASCII punctuation removed."""
+    key = sentence.replace(" ", "")
+    for plain, escaped in PTB_ESCAPES:
+        key = key.replace(escaped, plain)
+    return _PUNCT.sub("", key)
+
+
+def resolve_matcher(name: str) -> str:
+    name = MATCHER_ALIASES.get(name, name)
+    if name == "predMatch":
+        raise InputError(None, None, "predMatch needs NLTK's English stop-word corpus and is not supported", field="matcher")
+    if name not in MATCHERS:
+        raise InputError(None, None, f"unknown matcher {name!r}; expected one of {', '.join(MATCHERS)}", field="matcher")
+    return name
+
+
+# -- extraction lists ---------------------------------------------------------------------------
+
+Ext = tuple  # (predicate: str, arguments: list[str], confidence: float)
+
+
+def binarize(groups: list[tuple[str, list[Ext]]]) -> list[tuple[str, list[Ext]]]:
+    """The reference ``Benchmark.binarize``, aliasing included (quirk 9)."""
+    out = []
+    for key, exts in groups:
+        res: list[Ext] = []
+        for pred, args, conf in exts:
+            if len(args) <= 2:
+                res.append((pred, list(args[:2]), conf))
+                continue
+            last = args[-1]
+            words = last.split()
+            final_pred = pred + " " + args[1]
+            if words and words[0].lower() in PREPOSITIONS:
+                final_pred += " " + words[0]
+                words = words[1:]
+            final = (final_pred, [args[0], " ".join(words)], conf)
+            res.extend([final] * (len(args) - 1))
+        out.append((key, res))
+    return out
+
+
+def _normalise_groups(groups: Iterable[tuple[str, list[Ext]]]) -> tuple[list[tuple[str, list[Ext]]], int, int]:
+    """Group dict -> normalised-key dict, last group wins at the first position (``dict(list)``)."""
+    result: dict[str, list[Ext]] = {}
+    collisions = 0
+    dropped = 0
+    for raw, exts in groups:
+        key = normalize_key(raw)
+        if key in result:
+            collisions += 1
+            dropped += len(result[key])
+        result[key] = exts
+    return list(result.items()), collisions, dropped
+
+
+# -- encoding -----------------------------------------------------------------------------------
+
+
+class _Encoder:
+    """Extraction lists -> segment/token CSR arrays for one matcher mode."""
+
+    def __init__(self, mode: int) -> None:
+        self.mode = mode
+        self.ids: dict[str, int] = {}
+
+    def _tok(self, words: Sequence[str], out: list[int]) -> None:
+        ids = self.ids
+        for w in words:
+            i = ids.get(w)
+            if i is None:
+                i = ids[w] = len(ids)
+            out.append(i)
+
+    def segments(self, pred: str, args: list[str]) -> list[list[str]]:
+        mode = self.mode
+        if mode in (0, 3):
+            if len(args) >= 2:
+                slots = [args[0], " ".join(args[1:])]
+            else:
+                slots = list(args)
+            return [pred.split()] + [s.split() for s in slots]
+        if mode == 1:
+            slots = [args[0], " ".join(args[1:])] if args else []
+            return [pred.split()] + [s.split() for s in slots]
+        if mode == 2:
+            return [pred.split()] + [a.split() for a in args]
+        if mode == 4:
+            return [" ".join([pred, *args]).split(" ")]
+        return [list(" ".join(args))]  # argMatch iterates characters
+
+    def encode(self, exts_per_sentence: list[list[Ext]], gold: bool):
+        ext_off = [0]
+        seg_off = [0]
+        tok_off = [0]
+        toks: list[int] = []
+        flags: list[int] = []
+        nargs: list[int] = []
+        conf: list[float] = []
+        max_len = 0
+        for exts in exts_per_sentence:
+            for pred, args, c in exts:
+                for seg in self.segments(pred, args):
+                    self._tok(seg, toks)
+                    tok_off.append(len(toks))
+                    max_len = max(max_len, len(seg))
+                seg_off.append(len(tok_off) - 1)
+                if gold:
+                    f = 0
+                    if any(v in pred for v in SAID_VERBS):
+                        f |= 1
+                    if any(w in BE_FORMS for w in pred.split()):
+                        f |= 2
+                    flags.append(f)
+                nargs.append(len(args))
+                conf.append(c)
+            ext_off.append(len(nargs))
+        return {
+            "ext": np.asarray(ext_off, dtype=np.int64),
+            "seg": np.asarray(seg_off, dtype=np.int64),
+            "toff": np.asarray(tok_off, dtype=np.int64),
+            "tok": np.asarray(toks, dtype=np.int64),
+            "flags": np.asarray(flags, dtype=np.int64),
+            "nargs": np.asarray(nargs, dtype=np.int64),
+            "conf": np.asarray(conf, dtype=np.float64),
+            "max_len": max_len,
+        }
+
+
+# -- results ------------------------------------------------------------------------------------
+
+
+@dataclass
+class PRCurve(ResultMixin):
+    """The reference dump: one point per threshold, sorted by recall (stable)."""
+
+    precision: list[float]
+    recall: list[float]
+    confidence: list[float]
+
+
+@dataclass
+class CarbResult(ResultMixin):
+    auc: float
+    precision: float
+    recall: float
+    f1: float
+    curve: PRCurve
+    counts: dict[str, int]
+    split: str
+    matcher: str
+    binary: bool
+    signature: str
+    confidence_intervals: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def reference_line(self) -> str:
+        """What the reference ``carb.py`` prints (values ``np.round(x, 3)``)."""
+        return "AUC: {}\t Optimal (precision, recall, F1): {}".format(
+            np.round(self.auc, 3), np.round([self.precision, self.recall, self.f1], 3)
+        )
+
+    @property
+    def rounded(self) -> dict[str, float]:
+        return {k: float(np.round(getattr(self, k), 3)) for k in ("auc", "precision", "recall", "f1")}
+
+
+@dataclass
+class Prepared:
+    """An evaluation with its per-sentence contributions (for bootstrap and compare)."""
+
+    thresholds: np.ndarray
+    pieces: tuple  # (pc_off, start, stop, vp, vpl, vr, vrl)
+    counts: dict[str, int]
+    gold_keys: list[str]
+
+
+# -- inputs -------------------------------------------------------------------------------------
+
+
+def _check_record(rec: dict, source: str, number: int) -> dict:
+    from ..schemas import validate_records
+
+    try:
+        validate_records("carb/prediction", [rec], source)
+    except InputError as exc:
+        raise InputError(source, number, exc.detail, field=exc.field) from None
+    conf = float(rec["confidence"])
+    if math.isnan(conf):
+        raise InputError(source, number, "confidence is NaN: thresholds need an ordered number", field="confidence")
+    return rec
+
+
+def records_from(predictions: Any, fmt: str | None = None) -> tuple[list[dict], dict[str, int], str]:
+    """Any accepted prediction input -> flat records, reader skips, a source name."""
+    from ..formats import carb as formats
+
+    if isinstance(predictions, (str, PathLike)):
+        path = Path(predictions)
+        if not path.is_file():
+            raise InputError(path, None, "prediction file not found")
+        if fmt is None:
+            fmt = "jsonl" if path.suffix in (".jsonl", ".json") else "tabbed"
+        records, report = formats.read_predictions(path, fmt)
+        return records, report.skipped, str(path)
+    source = "<predictions>"
+    if hasattr(predictions, "to_list") and hasattr(predictions, "features"):  # datasets.Dataset
+        source = "<datasets.Dataset>"
+        predictions = predictions.to_list()
+    if isinstance(predictions, dict):
+        raise InputError(source, None, "expected a list of prediction records, got a dict")
+    rows = list(predictions)
+    if not rows:
+        raise InputError(source, None, "no predictions: expected at least one extraction")
+    flat: list[dict] = []
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            raise InputError(source, number, f"expected a dict, got {type(row).__name__}")
+        if "extractions" in row and "sentence" in row:  # a grouped row (e.g. the `systems` config)
+            for ext in row["extractions"]:
+                rec = {"sentence": row["sentence"], **{k: ext.get(k) for k in ("confidence", "predicate", "arguments")}}
+                flat.append(_check_record(rec, source, number))
+        else:
+            flat.append(_check_record(row, source, number))
+    if not flat:
+        raise InputError(source, None, "no extractions in the predictions")
+    return flat, {}, source
+
+
+def group_records(records: list[dict]) -> list[tuple[str, list[Ext]]]:
+    grouped: dict[str, list[Ext]] = {}
+    for rec in records:
+        grouped.setdefault(rec["sentence"], []).append((rec["predicate"], list(rec["arguments"]), float(rec["confidence"])))
+    return list(grouped.items())
+
+
+def gold_groups(split: str) -> list[tuple[str, list[Ext]]]:
+    """The gold of ``split`` from the built dataset, as the reference's gold dict (raw keys)."""
+    from ..data import load_table
+
+    table = load_table(BENCHMARK, "gold", split)
+    sentences = table.column("sentence").to_pylist()
+    extractions = table.column("extractions").to_pylist()
+    return [
+        (sentence, [(e["predicate"], _no_context(e["arguments"]), 1.0) for e in exts])
+        for sentence, exts in zip(sentences, extractions)
+        if exts
+    ]
+
+
+def _no_context(arguments: list[str]) -> list[str]:
+    """Quirk 11: the reference GoldReader skips arguments containing ``"C: "``."""
+    return [a for a in arguments if "C: " not in a]
+
+
+def gold_groups_from_tsv(path: str | PathLike[str]) -> list[tuple[str, list[Ext]]]:
+    from ..formats.carb import read_gold
+
+    groups, _ = read_gold(path)
+    return [(s, [(e["predicate"], _no_context(e["arguments"]), 1.0) for e in exts]) for s, exts in groups]
+
+
+# -- the engine ---------------------------------------------------------------------------------
+
+
+def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple[str, list[Ext]]]]], matcher: str, binary: bool):
+    """Batched CaRB evaluation of independent problems (one kernel call for all).
+
+    Each problem is ``(gold_groups, predicted_groups)`` (raw sentence keys, as the
+    reference readers build them). Returns per problem a dict with thresholds,
+    accumulators, counts and the per-sentence pieces.
+    """
+    from ..kernels import carb as K
+
+    mode = MATCHERS[matcher]
+    enc = _Encoder(mode)
+    g_lists: list[list[Ext]] = []
+    p_lists: list[list[Ext]] = []
+    t_len: list[int] = []
+    t_off: list[int] = []
+    cidx_parts: list[np.ndarray] = []
+    meta = []
+    slot = 0
+    for gold, pred in problems:
+        gold_n, g_coll, _ = _normalise_groups(gold)
+        pred_n, p_coll, p_dropped = _normalise_groups(pred)
+        if binary:
+            gold_n = binarize(gold_n)
+            pred_n = binarize(pred_n)
+        pred_map = dict(pred_n)
+        all_conf = np.fromiter((e[2] for _, exts in pred_n for e in exts), dtype=np.float64)
+        thresholds = np.unique(all_conf)
+        gold_keys = {k for k, _ in gold_n}
+        unknown = [(k, exts) for k, exts in pred_n if k not in gold_keys]
+        first_sentence = len(g_lists)
+        for key, gexts in gold_n:
+            pexts = pred_map.get(key, [])
+            g_lists.append(gexts)
+            p_lists.append(pexts)
+            t_len.append(len(thresholds))
+            t_off.append(slot)
+            cidx_parts.append(np.searchsorted(thresholds, np.fromiter((e[2] for e in pexts), dtype=np.float64, count=len(pexts))))
+        meta.append(
+            {
+                "thresholds": thresholds,
+                "slot": slot,
+                "sentences": (first_sentence, len(g_lists)),
+                "gold_keys": [k for k, _ in gold_n],
+                "counts": {
+                    "gold_sentences": len(gold_n),
+                    "gold_extractions": sum(len(e) for _, e in gold_n),
+                    "predicted_sentences": len(pred_n),
+                    "predicted_extractions": sum(len(e) for _, e in pred_n),
+                    "matched_sentences": len(pred_n) - len(unknown),
+                    "unknown_sentences": len(unknown),
+                    "unknown_extractions": sum(len(e) for _, e in unknown),
+                    "gold_key_collisions": g_coll,
+                    "key_collisions": p_coll,
+                    "collision_dropped_extractions": p_dropped,
+                    "thresholds": int(len(thresholds)),
+                },
+            }
+        )
+        slot += len(thresholds)
+    g = enc.encode(g_lists, gold=True)
+    p = enc.encode(p_lists, gold=False)
+    n_g = np.diff(g["ext"])
+    n_p = np.diff(p["ext"])
+    pair_off = np.zeros(len(g_lists) + 1, dtype=np.int64)
+    np.cumsum(n_g * n_p, out=pair_off[1:])
+    be_id = enc.ids.get("be", -1) if mode == 0 else -1
+    prec, rec = K.pair_table(
+        mode, be_id, g["ext"], p["ext"], pair_off,
+        g["seg"], g["toff"], g["tok"], g["flags"], g["nargs"],
+        p["seg"], p["toff"], p["tok"], p["nargs"], max(g["max_len"], p["max_len"], 1),
+    )
+    p_cidx = np.concatenate(cidx_parts).astype(np.int64) if cidx_parts else np.zeros(0, dtype=np.int64)
+    t_len_a = np.asarray(t_len, dtype=np.int64)
+    t_off_a = np.asarray(t_off, dtype=np.int64)
+    pieces = K.sentence_pieces(g["ext"], p["ext"], pair_off, prec, rec, p["conf"], p_cidx, t_len_a)
+    acc = K.accumulate(*pieces, t_off_a, slot)
+    return meta, pieces, acc
+
+
+def _slice_pieces(pieces, lo: int, hi: int):
+    pc_off, start, stop, vp, vpl, vr, vrl = pieces
+    a, b = pc_off[lo], pc_off[hi]
+    return (pc_off[lo : hi + 1] - a, start[a:b], stop[a:b], vp[a:b], vpl[a:b], vr[a:b], vrl[a:b])
+
+
+def reference_summary(p, pl, r, rl) -> tuple[float, float, float, float, np.ndarray, np.ndarray]:
+    """(auc, P, R, F1, precisions, recalls) exactly as ``Benchmark.compare`` computes them."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(pl > 0, p / np.where(pl > 0, pl, 1), 1.0)
+        rec = np.where(rl > 0, r / np.where(rl > 0, rl, 1), 0.0)
+        f1 = 2 * prec * rec / (prec + rec)
+    if prec.shape[0] == 0:
+        return 0.0, 0.0, 0.0, 0.0, prec, rec
+    if np.all(np.isnan(f1)):
+        best_p, best_r, best_f = 0.0, 0.0, 0.0
+    else:
+        i = int(np.nanargmax(f1))
+        best_p, best_r, best_f = float(prec[i]), float(rec[i]), float(f1[i])
+    x = np.append(rec, 0.0)
+    y = np.append(prec, 1.0)
+    dx = np.diff(x)
+    direction = -1.0 if (np.any(dx < 0) and np.all(dx <= 0)) else 1.0
+    area = float(direction * np.trapezoid(y, x))
+    return area, best_p, best_r, best_f, prec, rec
+
+
+class CarbScorer:
+    """Scores predictions against one gold (a split of the built dataset, or a TSV file)."""
+
+    def __init__(self, split: str = "test", matcher: str = DEFAULT_MATCHER, binary: bool = False, gold: str | PathLike[str] | None = None) -> None:
+        if split not in ("dev", "test"):
+            raise InputError(None, None, f"unknown split {split!r}; expected dev or test", field="split")
+        self.split = split
+        self.matcher = resolve_matcher(matcher)
+        self.binary = bool(binary)
+        self.gold_source = "dataset" if gold is None else str(gold)
+        self.gold = gold_groups(split) if gold is None else gold_groups_from_tsv(gold)
+
+    @property
+    def signature(self) -> str:
+        from ..signature import make_signature
+
+        fields: dict[str, object] = {"split": self.split}
+        if self.gold_source != "dataset":
+            fields["gold"] = "custom:" + Path(self.gold_source).name
+        fields.update(matcher=self.matcher, binary=self.binary)
+        return make_signature(BENCHMARK, **fields)
+
+    def prepare(self, predictions: Any, fmt: str | None = None) -> Prepared:
+        records, skipped, _ = records_from(predictions, fmt)
+        return self.prepare_records(records, skipped)
+
+    def prepare_records(self, records: list[dict], skipped: dict[str, int] | None = None) -> Prepared:
+        groups = group_records(records)
+        meta, pieces, acc = evaluate_groups([(self.gold, groups)], self.matcher, self.binary)
+        counts = dict(meta[0]["counts"])
+        counts.update(_input_counts(records))
+        for reason, n in (skipped or {}).items():
+            counts[f"skipped: {reason}"] = n
+        prepared = Prepared(meta[0]["thresholds"], pieces, counts, meta[0]["gold_keys"])
+        prepared.acc = acc  # type: ignore[attr-defined]
+        return prepared
+
+    def result(self, prepared: Prepared, bootstrap: int = 0, seed: int | None = 0, level: float = 0.95) -> CarbResult:
+        p, pl, r, rl = prepared.acc  # type: ignore[attr-defined]
+        auc, bp, br, bf, prec, rec = reference_summary(p, pl, r, rl)
+        order = np.argsort(rec, kind="stable")
+        curve = PRCurve(prec[order].tolist(), rec[order].tolist(), prepared.thresholds[order].tolist())
+        warnings = []
+        c = prepared.counts
+        if c["unknown_sentences"]:
+            warnings.append(
+                f"{c['unknown_extractions']} extractions on {c['unknown_sentences']} sentences not in the gold: "
+                "not scored (they only add confidence thresholds, as in the reference)"
+            )
+        if c["key_collisions"]:
+            warnings.append(f"{c['key_collisions']} predicted sentences normalise to the key of an earlier one; the earlier extractions were dropped (reference)")
+        result = CarbResult(auc, bp, br, bf, curve, dict(c), self.split, self.matcher, self.binary, self.signature, warnings=warnings)
+        if bootstrap:
+            result.confidence_intervals = self.bootstrap(prepared, bootstrap, seed, level)
+        return result
+
+    def score(self, predictions: Any, fmt: str | None = None, bootstrap: int = 0, seed: int | None = 0) -> CarbResult:
+        return self.result(self.prepare(predictions, fmt), bootstrap=bootstrap, seed=seed)
+
+    def score_records(self, records: list[dict], bootstrap: int = 0, seed: int | None = 0) -> CarbResult:
+        return self.result(self.prepare_records(records), bootstrap=bootstrap, seed=seed)
+
+    # -- bootstrap ---------------------------------------------------------------------------
+
+    def bootstrap_stats(self, prepared: Prepared, samples: np.ndarray) -> np.ndarray:
+        from ..kernels import carb as K
+
+        return K.bootstrap_carb(*prepared.pieces, len(prepared.thresholds), samples)
+
+    def bootstrap(self, prepared: Prepared, n: int, seed: int | None = 0, level: float = 0.95) -> dict[str, Any]:
+        from .bootstrap import percentile_interval, resample_indices
+
+        samples = resample_indices(len(prepared.gold_keys), n, seed)
+        stats = self.bootstrap_stats(prepared, samples)
+        return {
+            name: percentile_interval(stats[:, i], level).to_dict()
+            for i, name in enumerate(("auc", "precision", "recall", "f1"))
+        } | {"unit": "sentence", "seed": seed}
+
+
+def _input_counts(records: list[dict]) -> dict[str, int]:
+    seen: dict[str, set] = {}
+    duplicates = 0
+    for rec in records:
+        key = (rec["predicate"], tuple(rec["arguments"]))
+        bucket = seen.setdefault(rec["sentence"], set())
+        if key in bucket:
+            duplicates += 1
+        bucket.add(key)
+    return {
+        "input_extractions": len(records),
+        "duplicate_extractions": duplicates,
+        "empty_predicates": sum(1 for r in records if not r["predicate"].strip()),
+        "no_arguments": sum(1 for r in records if not r["arguments"]),
+        "infinite_confidences": sum(1 for r in records if math.isinf(float(r["confidence"]))),
+    }
+
+
+_SCORERS: dict[tuple, CarbScorer] = {}
+
+
+def scorer(split: str = "test", matcher: str = DEFAULT_MATCHER, binary: bool = False) -> CarbScorer:
+    """A cached scorer for the built gold of ``split`` (the gold is read once per process)."""
+    key = (split, resolve_matcher(matcher), bool(binary))
+    if key not in _SCORERS:
+        _SCORERS[key] = CarbScorer(split, key[1], key[2])
+    return _SCORERS[key]
+
+
+def score(
+    predictions: Any,
+    *,
+    fmt: str | None = None,
+    split: str = "test",
+    matcher: str = DEFAULT_MATCHER,
+    binary: bool = False,
+    gold: str | PathLike[str] | None = None,
+    bootstrap: int = 0,
+    seed: int | None = 0,
+) -> CarbResult:
+    """Score ``predictions`` (a file in ``fmt``, a list of dicts, or a ``datasets.Dataset``)."""
+    s = scorer(split, matcher, binary) if gold is None else CarbScorer(split, matcher, binary, gold)
+    return s.score(predictions, fmt=fmt, bootstrap=bootstrap, seed=seed)
+
+
+@dataclass
+class Comparison(ResultMixin):
+    f1_a: float
+    f1_b: float
+    delta_f1: float
+    p_value: float
+    resamples: int
+    seed: int | None
+    signature: str
+
+
+def compare(a: Any, b: Any, *, fmt_a: str | None = None, fmt_b: str | None = None, split: str = "test",
+            matcher: str = DEFAULT_MATCHER, binary: bool = False, resamples: int = 1000, seed: int | None = 0) -> Comparison:
+    """Paired bootstrap over gold sentences for the F1 difference of systems A and B."""
+    from .bootstrap import paired_p_value, resample_indices
+
+    s = scorer(split, matcher, binary)
+    pa, pb = s.prepare(a, fmt_a), s.prepare(b, fmt_b)
+    ra, rb = s.result(pa), s.result(pb)
+    samples = resample_indices(len(pa.gold_keys), resamples, seed)
+    fa = s.bootstrap_stats(pa, samples)[:, 3]
+    fb = s.bootstrap_stats(pb, samples)[:, 3]
+    observed = ra.f1 - rb.f1
+    return Comparison(ra.f1, rb.f1, observed, paired_p_value(fa - fb, observed), resamples, seed, s.signature)
