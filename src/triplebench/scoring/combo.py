@@ -1,0 +1,584 @@
+"""ComBO scorer: NPC-E, RPC and NPC-O cluster metrics, reference-exact.
+
+Reference: jeffchy/COMBO ``src_dataset/metric.py`` (``get_metrics`` and
+``get_instance_metrics``), gold clusters from ``main.py`` ``get_id2cluster``
+(see :mod:`triplebench.formats.combo`). Paper: Jiang et al. 2024, §3, App. C/D.
+
+Subtasks and the metrics of the paper's Table 2 (their F1s are averaged into the
+AVG columns of Tables 5, 8, 9):
+
+============  =================================  ===============================
+subtask       non-overlapping prediction          overlapping prediction
+============  =================================  ===============================
+npc_e_subj    macro, micro, pairwise (AVG of 3)   not allowed (InputError)
+npc_e_obj     macro, micro, pairwise (AVG of 3)   not allowed
+rpc           micro, pairwise (AVG of 2)          not allowed
+npc_o_subj    macro, micro (App. D), pairwise     J(g->p), J(p->g) (AVG of 2)
+npc_o_obj     ... and J on the flat clusters      (classic metrics undefined)
+============  =================================  ===============================
+
+RPC macro is computed too (the reference does) but is not in its AVG.
+
+Reference conventions kept (each one changes numbers):
+
+* P = predicted clusters, G = gold clusters; a gold mention may have several gold
+  clusters (NPC-O). Macro P = sum over p of ``|∩_{m in p} G(m)|`` / |P| -- with
+  overlapping gold this counts *every* gold class containing p, so it can exceed
+  1 (the paper's Eq. 4 says "exists g"; ``macro="indicator"`` gives that form).
+  Macro R = same with roles swapped.
+* Micro P = sum_p max_g |p ∩ g| / sum_p |p|; micro R = sum_g max_p |p ∩ g| /
+  sum_g |g|. With overlapping gold the recall denominator is the sum of gold
+  cluster sizes: this *is* the Appendix D extension.
+* Pairwise: hits = predicted pairs (same cluster, both known to the gold) whose
+  gold cluster sets intersect; P = hits / sum_p C(|p|, 2), R = hits / sum_g C(|g|, 2)
+  (with overlapping gold a pair sharing k classes counts k times in that
+  denominator but once in the hits). If either pair count is 0 both P and R are
+  1e-6, and F1 then is 1e-6.
+* F1 = 2PR/(P+R), 0 when P+R = 0. The reference rounds every P/R/F1 to 4 decimals
+  in its report: :meth:`SubtaskResult.reference_report` does exactly that, the
+  result fields keep full precision.
+* Mentions missing from the prediction (``missing="keep"``, default): skipped in
+  macro R, counted in the micro R and pairwise R denominators (so they cost
+  recall). ``missing="singletons"`` puts each in its own predicted cluster,
+  ``missing="error"`` refuses. Mentions unknown to the gold: ``unknown="error"``
+  (default: almost always a wrong id) or ``unknown="keep"``, the reference's
+  handling (they count in |p| and the pair count, never hit).
+* J(g->p) = mean over gold clusters g with |g| > 1 of max_p Jaccard(g, p); J(p->g)
+  the same over predicted clusters p with 1 < |p| < N (N = gold mentions of the
+  subtask): the reference drops the singletons and the root of its HAC
+  hierarchy. Sørensen forms 2J/(1+J) as in the reference. When either side has
+  no cluster left, J = 0 (the reference would fail). The mean is numpy's
+  (pairwise) mean over gold clusters in first-seen order; the reference's order
+  comes from set iteration, so the last bit may differ from one of its runs.
+
+Bad input (all :class:`InputError`, naming the source, the record and the field):
+non-string mention ids, bool/float/None or mixed str+int cluster ids, a mention
+in two clusters of a non-overlapping prediction, an overlapping prediction for
+NPC-E/RPC, an empty clustering, an unknown subtask, unknown mentions (by default).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..formats.combo import OVERLAPPING_GOLD, SUFFIX, TASKS
+from ..scoring.result import ResultMixin
+
+TABLE2: dict[str, tuple[str, ...]] = {
+    "npc_e_subj": ("macro", "micro", "pair"),
+    "npc_e_obj": ("macro", "micro", "pair"),
+    "rpc": ("micro", "pair"),
+    "npc_o_subj": ("macro", "micro", "pair"),
+    "npc_o_obj": ("macro", "micro", "pair"),
+}
+MISSING = ("keep", "singletons", "error")
+UNKNOWN = ("error", "keep")
+MACRO = ("reference", "indicator")
+EMPTY_PAIRS = 1e-6  # the reference's value when there are no predicted or no gold pairs
+
+
+# ---------------------------------------------------------------- gold
+
+
+@dataclass
+class GoldTask:
+    """Gold clustering of one subtask, encoded once: mention ids, CSR memberships, sizes."""
+
+    task: str
+    mentions: list[str]
+    index: dict[str, int]
+    cluster_names: list[str]
+    g_off: np.ndarray  # int64, N+1
+    g_data: np.ndarray  # int32 cluster ids, sorted within a mention
+    g_size: np.ndarray  # int64, K
+    overlapping: bool
+    sig_of: np.ndarray | None = None  # NPC-O: mention -> id of its class set
+    sig_off: np.ndarray | None = None
+    sig_data: np.ndarray | None = None
+
+    @property
+    def n_mentions(self) -> int:
+        return len(self.mentions)
+
+    @property
+    def n_clusters(self) -> int:
+        return len(self.cluster_names)
+
+    @classmethod
+    def from_mapping(cls, task: str, mapping: Mapping[str, Any], source: str = "<gold>") -> "GoldTask":
+        """``{mention: cluster}`` or ``{mention: [clusters]}`` -> encoded gold (cluster order = first seen)."""
+        if task not in TASKS:
+            raise InputError(source, None, f"unknown subtask {task!r}; expected one of {', '.join(TASKS)}", field="task")
+        mentions: list[str] = []
+        names: dict[Any, int] = {}
+        off = [0]
+        data: list[int] = []
+        for number, (mention, value) in enumerate(mapping.items(), start=1):
+            if not isinstance(mention, str):
+                raise InputError(source, number, f"mention ids are strings, got {type(mention).__name__} {mention!r}", field="mention")
+            values = list(dict.fromkeys(value)) if isinstance(value, (list, tuple, set, frozenset)) else [value]
+            ids = sorted({names.setdefault(v, len(names)) for v in values})
+            mentions.append(mention)
+            data += ids
+            off.append(len(data))
+        g_data = np.asarray(data, dtype=np.int32)
+        g_off = np.asarray(off, dtype=np.int64)
+        g_size = np.bincount(g_data, minlength=len(names)).astype(np.int64)
+        overlapping = bool(np.any(np.diff(g_off) != 1))
+        gold = cls(task, mentions, {m: i for i, m in enumerate(mentions)}, [str(n) for n in names], g_off, g_data, g_size, overlapping)
+        if overlapping:
+            sigs: dict[tuple[int, ...], int] = {}
+            sig_of = np.empty(len(mentions), dtype=np.int32)
+            s_off = [0]
+            s_data: list[int] = []
+            for i in range(len(mentions)):
+                key = tuple(data[off[i] : off[i + 1]])
+                sid = sigs.get(key)
+                if sid is None:
+                    sid = sigs[key] = len(sigs)
+                    s_data += key
+                    s_off.append(len(s_data))
+                sig_of[i] = sid
+            gold.sig_of = sig_of
+            gold.sig_off = np.asarray(s_off, dtype=np.int64)
+            gold.sig_data = np.asarray(s_data, dtype=np.int32)
+        return gold
+
+
+@lru_cache(maxsize=8)
+def load_gold(split: str = "validation") -> dict[str, GoldTask]:
+    """Every subtask's gold of a built split (the dataset's ``clusters`` config)."""
+    from ..data import load_table
+
+    table = load_table("combo", "clusters", split)
+    tasks = table.column("task").to_pylist()
+    mentions = table.column("mention").to_pylist()
+    clusters = table.column("clusters").to_pylist()
+    per_task: dict[str, dict[str, list[str]]] = {t: {} for t in TASKS}
+    for t, m, c in zip(tasks, mentions, clusters):
+        per_task[t][m] = c
+    return {
+        t: GoldTask.from_mapping(t, {m: (c if t in OVERLAPPING_GOLD else c[0]) for m, c in per_task[t].items()}, f"combo/clusters/{split}")
+        for t in TASKS
+    }
+
+
+def gold_as_prediction(gold: GoldTask) -> dict[str, Any]:
+    """The gold clustering in prediction form (flat for NPC-E/RPC, overlapping for NPC-O)."""
+    out = {}
+    for i, m in enumerate(gold.mentions):
+        ids = gold.g_data[gold.g_off[i] : gold.g_off[i + 1]]
+        names = [gold.cluster_names[j] for j in ids]
+        out[m] = names if gold.task in OVERLAPPING_GOLD else names[0]
+    return out
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass
+class PRF(ResultMixin):
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass
+class Jaccard(ResultMixin):
+    g_to_p: float  # J_{g->p}: mean best Jaccard of gold clusters (|g| > 1)
+    p_to_g: float  # J_{p->g}: mean best Jaccard of predicted clusters (1 < |p| < N)
+    sorensen_g_to_p: float
+    sorensen_p_to_g: float
+    n_gold_clusters: int  # after the size filters
+    n_pred_clusters: int
+
+
+@dataclass
+class SubtaskResult(ResultMixin):
+    subtask: str
+    overlapping_prediction: bool
+    n_gold: int  # gold clusters
+    n_pred: int  # predicted clusters
+    n_mentions: int  # gold mentions
+    n_predicted: int  # gold mentions present in the prediction
+    n_unknown: int  # predicted mentions unknown to the gold (unknown="keep")
+    macro: PRF | None
+    micro: PRF | None
+    pair: PRF | None
+    jaccard: Jaccard | None
+    avg: float | None  # mean of the Table 2 F1s of the subtask (paper's AVG)
+    avg_jaccard: float | None  # (J_{g->p} + J_{p->g}) / 2
+    signature: str
+
+    def reference_report(self) -> dict[str, Any]:
+        """The reference's dicts: ``get_metrics`` (rounded to 4 places) and, for NPC-O, ``get_instance_metrics``."""
+        out: dict[str, Any] = {}
+        if self.macro is not None:
+            for name, prf in (("macro", self.macro), ("micro", self.micro), ("pair", self.pair)):
+                out[f"{name}_prec"] = round(prf.precision, 4)
+                out[f"{name}_recall"] = round(prf.recall, 4)
+                out[f"{name}_f1"] = round(prf.f1, 4)
+            out["n_gold"] = self.n_gold
+            out["n_pred"] = self.n_pred
+        if self.jaccard is not None:
+            out["jac_for_g_max_p"] = self.jaccard.g_to_p
+            out["jac_for_p_max_g"] = self.jaccard.p_to_g
+            out["sor_for_g_max_p"] = self.jaccard.sorensen_g_to_p
+            out["sor_for_p_max_g"] = self.jaccard.sorensen_p_to_g
+        return out
+
+
+@dataclass
+class ComboResult(ResultMixin):
+    split: str
+    subtasks: dict[str, SubtaskResult] = field(default_factory=dict)
+
+    def table(self) -> str:
+        """A plain-text table of every subtask's numbers (percent, 2 decimals like the paper)."""
+        head = f"{'subtask':<11} {'Ma':>6} {'Mi':>6} {'Pair':>6} {'AVG':>6} {'Jg->p':>6} {'Jp->g':>6} {'J-AVG':>6}"
+        lines = [head]
+
+        def pct(x: float | None) -> str:
+            return f"{100 * x:6.2f}" if x is not None and math.isfinite(x) else f"{'-':>6}"
+
+        for name, r in self.subtasks.items():
+            ma = r.macro.f1 if r.macro is not None and "macro" in TABLE2[name] else None
+            mi = r.micro.f1 if r.micro else None
+            pa = r.pair.f1 if r.pair else None
+            jg = r.jaccard.g_to_p if r.jaccard else None
+            jp = r.jaccard.p_to_g if r.jaccard else None
+            lines.append(f"{name:<11} {pct(ma)} {pct(mi)} {pct(pa)} {pct(r.avg)} {pct(jg)} {pct(jp)} {pct(r.avg_jaccard)}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- prediction encoding
+
+
+def _is_collection(value: Any) -> bool:
+    return isinstance(value, (list, tuple, set, frozenset, np.ndarray))
+
+
+def _cluster_key(value: Any, source: str, where: int | None, kinds: set) -> Any:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
+        raise InputError(source, where, f"cluster ids are strings or integers, got {type(value).__name__} {value!r}", field="cluster")
+    kind = str if isinstance(value, str) else int
+    kinds.add(kind)
+    if len(kinds) > 1:
+        raise InputError(source, where, "cluster ids mix strings and integers (is 1 the same cluster as '1'?)", field="cluster")
+    return value if kind is str else int(value)
+
+
+def _as_mapping(pred: Any, task: str, source: str, allow_overlap: bool) -> tuple[dict[str, Any], bool | None]:
+    """Normalise a mapping or a list of clusters to ``{mention: label | [labels]}``; return it and whether it is overlapping."""
+    if isinstance(pred, Mapping):
+        return dict(pred), None
+    if isinstance(pred, (str, bytes)) or not isinstance(pred, Iterable):
+        raise InputError(source, None, f"expected {{mention: cluster}} or a list of clusters, got {type(pred).__name__}")
+    out: dict[str, Any] = {}
+    overlapping = False
+    for number, cluster in enumerate(pred, start=1):
+        if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Iterable):
+            raise InputError(source, number, f"a cluster is a list of mention ids, got {type(cluster).__name__}", field="cluster")
+        for mention in cluster:
+            if not isinstance(mention, str):
+                raise InputError(source, number, f"mention ids are strings, got {type(mention).__name__} {mention!r}", field="mention")
+            if mention in out:
+                if not allow_overlap:
+                    first = out[mention][0]
+                    raise InputError(
+                        source, number,
+                        f"mention {mention!r} is already in cluster {first}; {task} predictions must be non-overlapping",
+                        field="mention",
+                    )
+                overlapping = True
+                out[mention].append(number - 1)
+            else:
+                out[mention] = [number - 1]
+    flat = {m: v[0] for m, v in out.items()} if not overlapping else out
+    return flat, overlapping
+
+
+@dataclass
+class EncodedPrediction:
+    pm: np.ndarray  # int32 mention ids (>= N: unknown to the gold)
+    pp: np.ndarray  # int32 predicted cluster ids
+    n_clusters: int
+    n_unknown: int
+    n_predicted: int
+    overlapping: bool
+
+
+def encode_prediction(
+    gold: GoldTask,
+    pred: Any,
+    *,
+    overlapping: bool | None = None,
+    unknown: str = "error",
+    missing: str = "keep",
+    source: str = "<predictions>",
+) -> EncodedPrediction:
+    task = gold.task
+    allow_overlap = task in OVERLAPPING_GOLD and overlapping is not False
+    mapping, inferred = _as_mapping(pred, task, source, allow_overlap)
+    if not mapping:
+        raise InputError(source, None, f"empty clustering for {task}: expected at least one mention", field=task)
+    index = gold.index
+    n_gold = gold.n_mentions
+    labels: dict[Any, int] = {}
+    kinds: set = set()
+    pm: list[int] = []
+    pp: list[int] = []
+    unknown_ids: dict[str, int] = {}
+    seen_overlap = False
+    flat_values = None
+    for number, (mention, value) in enumerate(mapping.items(), start=1):
+        m = index.get(mention)
+        if m is None:
+            if not isinstance(mention, str):
+                raise InputError(source, number, f"mention ids are strings like '19{SUFFIX[task]}', got {type(mention).__name__} {mention!r}", field="mention")
+            if unknown == "error":
+                example = gold.mentions[0] if gold.mentions else "?"
+                raise InputError(
+                    source, number,
+                    f"mention {mention!r} is not a {task} mention of the gold (ids look like {example!r}); "
+                    "pass unknown='keep' to score it the reference's way",
+                    field="mention",
+                )
+            m = unknown_ids.setdefault(mention, n_gold + len(unknown_ids))
+        is_coll = _is_collection(value)
+        if flat_values is None:
+            flat_values = not is_coll
+        elif flat_values == is_coll:
+            raise InputError(source, number, "mixes single cluster ids and lists of cluster ids", field="cluster")
+        if is_coll:
+            values = list(dict.fromkeys(_cluster_key(v, source, number, kinds) for v in value))
+            if not values:
+                raise InputError(source, number, f"mention {mention!r} has an empty cluster list", field="clusters")
+            if len(values) > 1:
+                if not allow_overlap:
+                    what = "must be non-overlapping" if task not in OVERLAPPING_GOLD else "were declared non-overlapping"
+                    raise InputError(source, number, f"mention {mention!r} is in {len(values)} clusters; {task} predictions {what}", field="clusters")
+                seen_overlap = True
+        else:
+            values = [_cluster_key(value, source, number, kinds)]
+        for v in values:
+            pid = labels.get(v)
+            if pid is None:
+                pid = labels[v] = len(labels)
+            pm.append(m)
+            pp.append(pid)
+    is_overlapping = bool(inferred) if inferred is not None else (not flat_values)
+    if overlapping is not None:
+        is_overlapping = overlapping
+    elif seen_overlap:
+        is_overlapping = True
+    if is_overlapping and task not in OVERLAPPING_GOLD:
+        raise InputError(source, None, f"{task} predictions must be non-overlapping (one cluster per mention)", field=task)
+    present = np.zeros(n_gold, dtype=bool)
+    pm_arr = np.asarray(pm, dtype=np.int32)
+    known = pm_arr[pm_arr < n_gold]
+    present[known] = True
+    n_predicted = int(present.sum())
+    if n_predicted < n_gold:
+        if missing == "error":
+            lost = gold.mentions[int(np.flatnonzero(~present)[0])]
+            raise InputError(source, None, f"{n_gold - n_predicted} gold {task} mentions have no predicted cluster (first: {lost!r})", field=task)
+        if missing == "singletons":
+            extra = np.flatnonzero(~present).astype(np.int32)
+            pm_arr = np.concatenate([pm_arr, extra])
+            pp += list(range(len(labels), len(labels) + len(extra)))
+            n_labels = len(labels) + len(extra)
+            return EncodedPrediction(pm_arr, np.asarray(pp, dtype=np.int32), n_labels, len(unknown_ids), n_gold, is_overlapping)
+    return EncodedPrediction(pm_arr, np.asarray(pp, dtype=np.int32), len(labels), len(unknown_ids), n_predicted, is_overlapping)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def _f1(p: float, r: float) -> float:
+    if p + r == 0:
+        return 0
+    return 2 * (p * r) / (p + r)
+
+
+def _ratio(num: int, den: int) -> float:
+    return 0 if den == 0 else float(num) / float(den)
+
+
+def _check_options(missing: str, unknown: str, macro: str) -> None:
+    for name, value, allowed in (("missing", missing, MISSING), ("unknown", unknown, UNKNOWN), ("macro", macro, MACRO)):
+        if value not in allowed:
+            raise ValueError(f"{name}={value!r}: expected one of {allowed}")
+
+
+def score_task(
+    gold: GoldTask,
+    pred: Any,
+    *,
+    split: str = "validation",
+    overlapping: bool | None = None,
+    missing: str = "keep",
+    unknown: str = "error",
+    macro: str = "reference",
+    source: str = "<predictions>",
+) -> SubtaskResult:
+    """Score one subtask's predicted clustering against ``gold``."""
+    from ..kernels import combo as k
+    from ..signature import make_signature
+
+    _check_options(missing, unknown, macro)
+    enc = encode_prediction(gold, pred, overlapping=overlapping, unknown=unknown, missing=missing, source=source)
+    N, K, P = gold.n_mentions, gold.n_clusters, enc.n_clusters
+    rp, rg, rn = k.contingency(enc.pm, enc.pp, gold.g_off, gold.g_data, N, K)
+    p_size, p_known, g_present = k.side_counts(enc.pm, enc.pp, gold.g_off, gold.g_data, N, K, P)
+    macro_prf = micro_prf = pair_prf = None
+    if not enc.overlapping:
+        macro_p, macro_r, micro_p, micro_r, flat_hits = k.classic_counts(rp, rg, rn, p_known, g_present, P, K)
+        if macro == "indicator" and gold.overlapping:
+            # paper Eq. 4: a predicted cluster counts once if some gold cluster contains it
+            full = rn == p_known[rp]
+            macro_p = int(np.unique(rp[full]).size)
+        if gold.overlapping:
+            hits = int(k.overlap_pair_hits(enc.pm, enc.pp, gold.sig_of, gold.sig_off, gold.sig_data, N))
+        else:
+            hits = int(flat_hits)
+        pairs_pred = int((p_size * (p_size - 1) // 2).sum())
+        pairs_gold = int((gold.g_size * (gold.g_size - 1) // 2).sum())
+        ma_p, ma_r = _ratio(int(macro_p), P), _ratio(int(macro_r), K)
+        mi_p, mi_r = _ratio(int(micro_p), int(p_size.sum())), _ratio(int(micro_r), int(gold.g_size.sum()))
+        if pairs_pred == 0 or pairs_gold == 0:
+            pa_p = pa_r = EMPTY_PAIRS
+        else:
+            pa_p, pa_r = float(hits) / float(pairs_pred), float(hits) / float(pairs_gold)
+        macro_prf = PRF(ma_p, ma_r, _f1(ma_p, ma_r))
+        micro_prf = PRF(mi_p, mi_r, _f1(mi_p, mi_r))
+        pair_prf = PRF(pa_p, pa_r, _f1(pa_p, pa_r))
+    jac = None
+    if gold.task in OVERLAPPING_GOLD:
+        g_keep = gold.g_size > 1
+        p_keep = (p_size > 1) & (p_size < N)
+        best_g, best_p = k.jaccard_best(rp, rg, rn, gold.g_size, p_size, g_keep, p_keep)
+        jg = float(best_g[g_keep].mean()) if g_keep.any() and p_keep.any() else 0.0
+        jp = float(best_p[p_keep].mean()) if g_keep.any() and p_keep.any() else 0.0
+        jac = Jaccard(jg, jp, (2 * jg) / (1 + jg), (2 * jp) / (1 + jp), int(g_keep.sum()), int(p_keep.sum()))
+    avg = None
+    if macro_prf is not None:
+        parts = {"macro": macro_prf, "micro": micro_prf, "pair": pair_prf}
+        avg = sum(parts[name].f1 for name in TABLE2[gold.task]) / len(TABLE2[gold.task])
+    avg_j = (jac.g_to_p + jac.p_to_g) / 2 if jac is not None else None
+    signature = make_signature(
+        "combo", split=split, task=gold.task, pred="overlapping" if enc.overlapping else "flat",
+        missing=missing, unknown=unknown, macro=macro,
+    )
+    return SubtaskResult(
+        gold.task, enc.overlapping, K, P, N, enc.n_predicted, enc.n_unknown,
+        macro_prf, micro_prf, pair_prf, jac, avg, avg_j, signature,
+    )
+
+
+def _split_by_task(predictions: Any, source: str) -> dict[str, Any]:
+    """``{task: clustering}`` from a mapping of tasks, a JSONL path, or rows (HF Dataset / list of dicts)."""
+    from ..formats.combo import read_predictions_jsonl
+
+    if isinstance(predictions, (str, PathLike)):
+        return read_predictions_jsonl(predictions)
+    if isinstance(predictions, Mapping) and predictions and all(key in TASKS for key in predictions):
+        return dict(predictions)
+    rows = predictions
+    try:  # datasets.Dataset / pyarrow.Table
+        if hasattr(rows, "to_pylist"):
+            rows = rows.to_pylist()
+        elif hasattr(rows, "to_list"):
+            rows = rows.to_list()
+    except Exception:  # pragma: no cover - foreign objects fall through to the checks below
+        pass
+    if isinstance(rows, list) and rows and all(isinstance(r, Mapping) for r in rows):
+        from ..schemas import validator
+        import jsonschema
+
+        check = validator("combo/prediction")
+        out: dict[str, dict[str, Any]] = {}
+        for number, row in enumerate(rows, start=1):
+            row = {key: val for key, val in row.items() if val is not None}
+            error = jsonschema.exceptions.best_match(check.iter_errors(row))
+            if error is not None:
+                fld = "/".join(str(p) for p in error.absolute_path) or "<record>"
+                raise InputError(source, number, f"{error.message} (schema combo/prediction)", field=fld)
+            task_map = out.setdefault(row["task"], {})
+            if row["mention"] in task_map:
+                raise InputError(source, number, f"mention {row['mention']!r} given twice for {row['task']}", field="mention")
+            task_map[row["mention"]] = row["cluster"] if "cluster" in row else list(row["clusters"])
+        return out
+    raise InputError(
+        source, None,
+        "expected {task: clustering}, a JSONL path, or rows {task, mention, cluster|clusters}; "
+        f"tasks are {', '.join(TASKS)}",
+    )
+
+
+def score(
+    predictions: Any,
+    subtask: str | Iterable[str] | None = None,
+    *,
+    split: str = "validation",
+    gold: Mapping[str, GoldTask] | None = None,
+    overlapping: bool | None = None,
+    missing: str = "keep",
+    unknown: str = "error",
+    macro: str = "reference",
+) -> ComboResult:
+    """Score predicted clusterings of one or more subtasks.
+
+    ``predictions``: ``{task: clustering}`` (a clustering is ``{mention: cluster}``,
+    ``{mention: [clusters]}`` or a list of clusters of mention ids), or, with
+    ``subtask`` given, a single clustering; or a JSONL path / HF ``Dataset`` /
+    list of rows ``{task, mention, cluster|clusters}``. ``gold`` defaults to the
+    built ``clusters`` config of ``split``.
+    """
+    source = str(predictions) if isinstance(predictions, (str, PathLike)) else "<predictions>"
+    _check_options(missing, unknown, macro)
+    if isinstance(subtask, str) and not (
+        isinstance(predictions, (str, PathLike))
+        or (isinstance(predictions, Mapping) and predictions and all(key in TASKS for key in predictions))
+        or hasattr(predictions, "to_pylist") or hasattr(predictions, "column_names")
+    ):
+        by_task = {subtask: predictions}
+    else:
+        by_task = _split_by_task(predictions, source)
+    wanted = [subtask] if isinstance(subtask, str) else (list(subtask) if subtask is not None else [t for t in TASKS if t in by_task])
+    for task in wanted:
+        if task not in TASKS:
+            raise InputError(source, None, f"unknown subtask {task!r}; expected one of {', '.join(TASKS)}", field="subtask")
+        if task not in by_task:
+            raise InputError(source, None, f"no predictions for subtask {task}", field="task")
+    if not wanted:
+        raise InputError(source, None, "empty clustering: no predictions for any subtask")
+    golds = gold if gold is not None else load_gold(split)
+    result = ComboResult(split)
+    for task in wanted:
+        result.subtasks[task] = score_task(
+            golds[task], by_task[task], split=split, overlapping=overlapping,
+            missing=missing, unknown=unknown, macro=macro, source=source,
+        )
+    return result
+
+
+def score_gold_as_prediction(split: str = "validation", subtask: str | Iterable[str] | None = None) -> ComboResult:
+    """The gold clustering scored against itself (every defined P/R/F1 and J is 1)."""
+    golds = load_gold(split)
+    tasks = [subtask] if isinstance(subtask, str) else list(subtask or TASKS)
+    return score({t: gold_as_prediction(golds[t]) for t in tasks}, tasks, split=split)
+
+
+__all__ = [
+    "TASKS", "TABLE2", "GoldTask", "load_gold", "gold_as_prediction", "encode_prediction",
+    "score", "score_task", "score_gold_as_prediction", "ComboResult", "SubtaskResult", "PRF", "Jaccard",
+]

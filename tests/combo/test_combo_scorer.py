@@ -1,0 +1,241 @@
+"""ComBO scorer: equals the slow implementation on random clusterings; closed forms on the real gold."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from math import comb
+
+import numpy as np
+import pytest
+from combo_slow import classic, jaccard
+from conftest import upstream_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from triplebench.errors import InputError
+from triplebench.scoring.combo import GoldTask, gold_as_prediction, load_gold, score, score_gold_as_prediction, score_task
+
+TASKS = ("npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj")
+
+
+@st.composite
+def problems(draw, overlapping_gold: bool):
+    n = draw(st.integers(1, 25))
+    k = draw(st.integers(1, 6))
+    mentions = [f"{i}hi" for i in range(n)]
+    if overlapping_gold:
+        gold = {m: draw(st.frozensets(st.integers(0, k), max_size=4)) for m in mentions}
+        if not any(gold.values()):
+            gold[mentions[0]] = frozenset({0})
+    else:
+        gold = {m: frozenset({draw(st.integers(0, k))}) for m in mentions}
+    kept = [m for m in mentions if draw(st.booleans()) or n == 1]
+    extra = [f"x{i}" for i in range(draw(st.integers(0, 3)))]
+    labels = draw(st.integers(1, 8))
+    pred = {m: draw(st.integers(0, labels)) for m in kept + extra}
+    if not pred:
+        pred = {mentions[0]: 0}
+    return gold, pred
+
+
+def gold_task(gold: dict, task: str = "npc_o_subj") -> GoldTask:
+    return GoldTask.from_mapping(task, {m: sorted(v) for m, v in gold.items()})
+
+
+def check_against_slow(gold, pred):
+    # mentions with an empty gold class set still exist on the gold side (the reference keeps the key)
+    res = score_task(gold_task(gold), pred, unknown="keep")
+    slow = classic({m: set(v) for m, v in gold.items()}, {m: {c} for m, c in pred.items()})
+    assert res.reference_report() == {**{k: round(v, 4) for k, v in slow.items()}, **{
+        k: v for k, v in res.reference_report().items() if k.startswith(("n_", "jac", "sor"))}}
+    full = {
+        "macro_prec": res.macro.precision, "macro_recall": res.macro.recall, "macro_f1": res.macro.f1,
+        "micro_prec": res.micro.precision, "micro_recall": res.micro.recall, "micro_f1": res.micro.f1,
+        "pair_prec": res.pair.precision, "pair_recall": res.pair.recall, "pair_f1": res.pair.f1,
+    }
+    assert full == slow  # bit-exact: same integer counts, same float operations
+    jg, jp = jaccard({m: set(v) for m, v in gold.items()}, {m: {c} for m, c in pred.items() if m in gold or True})
+    assert res.jaccard.g_to_p == pytest.approx(jg, rel=1e-12, abs=1e-15)
+    assert res.jaccard.p_to_g == pytest.approx(jp, rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(overlapping_gold=False))
+def test_flat_gold_equals_slow(problem) -> None:
+    check_against_slow(*problem)
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(overlapping_gold=True))
+def test_overlapping_gold_equals_slow(problem) -> None:
+    check_against_slow(*problem)
+
+
+@settings(max_examples=100, deadline=None)
+@given(problems(overlapping_gold=True), st.data())
+def test_overlapping_prediction_jaccard_equals_slow(problem, data) -> None:
+    gold, _ = problem
+    mentions = list(gold)
+    pred = {m: data.draw(st.lists(st.integers(0, 6), min_size=1, max_size=3)) for m in mentions if data.draw(st.booleans())}
+    if not pred:
+        pred = {mentions[0]: [0, 1]}
+    res = score_task(gold_task(gold), pred, overlapping=True)
+    assert res.macro is None and res.overlapping_prediction
+    jg, jp = jaccard({m: set(v) for m, v in gold.items()}, {m: set(v) for m, v in pred.items()})
+    assert res.jaccard.g_to_p == pytest.approx(jg, rel=1e-12, abs=1e-15)
+    assert res.jaccard.p_to_g == pytest.approx(jp, rel=1e-12, abs=1e-15)
+    assert res.jaccard.sorensen_g_to_p == pytest.approx(2 * jg / (1 + jg), rel=1e-12, abs=1e-15)
+
+
+# ---------------------------------------------------------------- real gold, closed forms
+
+
+@pytest.fixture(scope="module")
+def dedup_rows() -> list[dict]:
+    rows = json.loads(upstream_file("jeffchy/COMBO", "combo/revised.val.json").read_text(encoding="utf-8"))
+    return list({r["tri_id"]: r for r in rows}.values())
+
+
+def test_gold_against_itself_is_perfect(built) -> None:
+    res = score_gold_as_prediction()
+    for task in TASKS:
+        r = res.subtasks[task]
+        if task.startswith("npc_o"):
+            # overlapping prediction: only J is defined (paper §3, Table 2)
+            assert r.macro is None and r.jaccard is not None
+            assert (r.jaccard.g_to_p, r.jaccard.p_to_g, r.avg_jaccard) == (1.0, 1.0, 1.0)
+            assert (r.jaccard.sorensen_g_to_p, r.jaccard.sorensen_p_to_g) == (1.0, 1.0)
+        else:
+            for prf in (r.macro, r.micro, r.pair):
+                assert (prf.precision, prf.recall, prf.f1) == (1.0, 1.0, 1.0)
+            assert r.avg == 1.0
+        assert r.n_predicted == r.n_mentions == 3462
+
+
+@pytest.mark.parametrize("task, key", [("npc_e_subj", "h"), ("npc_e_obj", "t"), ("rpc", "r")])
+def test_single_cluster_and_singletons_closed_form(built, dedup_rows, task, key) -> None:
+    field = "label" if key == "r" else "id"
+    sizes = Counter(r[key][field] for r in dedup_rows)
+    n, k = len(dedup_rows), len(sizes)
+    gold = load_gold("validation")[task]
+    mentions = gold.mentions
+    assert len(mentions) == n == 3462
+
+    one = score({m: "all" for m in mentions}, task).subtasks[task]
+    assert (one.macro.precision, one.macro.recall, one.macro.f1) == (0.0, 1.0, 0.0)
+    assert one.micro.precision == max(sizes.values()) / n and one.micro.recall == 1.0
+    assert one.pair.precision == sum(comb(s, 2) for s in sizes.values()) / comb(n, 2)
+    assert one.pair.recall == 1.0
+
+    single = score([[m] for m in mentions], task).subtasks[task]
+    assert (single.macro.precision, single.macro.recall) == (1.0, sum(s == 1 for s in sizes.values()) / k)
+    assert (single.micro.precision, single.micro.recall) == (1.0, k / n)
+    # no predicted pairs: the reference returns 1e-6 for pairwise P and R, so F1 = 1e-6
+    assert single.pair.precision == single.pair.recall == 1e-6
+    assert single.pair.f1 == pytest.approx(1e-6, rel=1e-12)
+
+
+@pytest.mark.parametrize("task, key", [("npc_o_subj", "h"), ("npc_o_obj", "t")])
+def test_npc_o_closed_forms(built, dedup_rows, task, key) -> None:
+    classes = [set(r[key]["instance"]) for r in dedup_rows]
+    sizes = Counter(c for s in classes for c in s)
+    n, k = len(classes), len(sizes)
+    gold = load_gold("validation")[task]
+    # all singletons: each singleton is contained in every one of its classes -> the reference's
+    # macro precision counts them all (App. C Eq. 4 would give 1): sum |classes| / N, above 1
+    single = score({m: i for i, m in enumerate(gold.mentions)}, task).subtasks[task]
+    assert single.macro.precision == sum(len(s) for s in classes) / n > 1
+    assert single.macro.recall == sum(v == 1 for v in sizes.values()) / k
+    # App. D micro: recall denominator is the sum of gold cluster sizes
+    assert single.micro.precision == 1.0
+    assert single.micro.recall == k / sum(sizes.values())
+    assert single.jaccard.n_pred_clusters == 0 and single.avg_jaccard == 0.0
+    paper = score({m: i for i, m in enumerate(gold.mentions)}, task, macro="indicator").subtasks[task]
+    assert paper.macro.precision == 1.0
+
+    one = score({m: 0 for m in gold.mentions}, task).subtasks[task]
+    assert (one.macro.precision, one.macro.recall) == (0.0, 1.0)
+    assert one.micro.precision == max(sizes.values()) / n and one.micro.recall == 1.0
+    # pairs sharing at least one class, counted by brute force with a sparse incidence matrix
+    import scipy.sparse as sp
+
+    names = {c: i for i, c in enumerate(sizes)}
+    rows = [i for i, s in enumerate(classes) for _ in s]
+    cols = [names[c] for s in classes for c in s]
+    inc = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, k))
+    share = (inc @ inc.T).tocoo()
+    hits = int(((share.row < share.col) & (share.data > 0)).sum())
+    assert one.pair.precision == hits / comb(n, 2)
+    assert one.pair.recall == hits / sum(comb(v, 2) for v in sizes.values())
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_bad_predictions(built) -> None:
+    gold = load_gold("validation")
+    ms = gold["npc_e_subj"].mentions
+    with pytest.raises(InputError, match="not a npc_e_subj mention"):
+        score({"nope": 1, ms[0]: 1}, "npc_e_subj")
+    assert score({"nope": 1, ms[0]: 1}, "npc_e_subj", unknown="keep").subtasks["npc_e_subj"].n_unknown == 1
+    with pytest.raises(InputError, match="mention ids are strings"):
+        score({19: 1}, "npc_e_subj")
+    with pytest.raises(InputError, match="strings or integers"):
+        score({ms[0]: 1.5}, "npc_e_subj")
+    with pytest.raises(InputError, match="strings or integers"):
+        score({ms[0]: True}, "npc_e_subj")
+    with pytest.raises(InputError, match="mix strings and integers"):
+        score({ms[0]: 1, ms[1]: "1"}, "npc_e_subj")
+    with pytest.raises(InputError, match="empty clustering"):
+        score({}, "npc_e_subj")
+    with pytest.raises(InputError, match="must be non-overlapping"):
+        score([[ms[0], ms[1]], [ms[1]]], "npc_e_subj")
+    with pytest.raises(InputError, match="must be non-overlapping"):
+        score({ms[0]: ["a", "b"]}, "npc_e_subj")
+    o = gold["npc_o_subj"].mentions
+    with pytest.raises(InputError, match="declared non-overlapping"):
+        score({o[0]: ["a", "b"]}, "npc_o_subj", overlapping=False)
+    with pytest.raises(InputError, match="unknown subtask"):
+        score({ms[0]: 1}, "npc_x")
+    with pytest.raises(InputError, match="have no predicted cluster"):
+        score({ms[0]: 1}, "npc_e_subj", missing="error")
+
+
+def test_missing_conventions(built) -> None:
+    ms = load_gold("validation")["npc_e_subj"].mentions
+    half = {m: "c" + m for m in ms[: len(ms) // 2]}
+    keep = score(half, "npc_e_subj").subtasks["npc_e_subj"]
+    assert keep.n_predicted == len(half)
+    assert keep.micro.precision == 1.0 and keep.micro.recall < 1.0  # missing mentions cost micro recall
+    sing = score(half, "npc_e_subj", missing="singletons").subtasks["npc_e_subj"]
+    full_single = score({m: "c" + m for m in ms}, "npc_e_subj").subtasks["npc_e_subj"]
+    assert sing.to_dict() | {"signature": ""} == full_single.to_dict() | {"signature": "", "n_predicted": len(ms)}
+    assert "missing:singletons" in sing.signature
+
+
+def test_input_forms_agree(built, tmp_path) -> None:
+    import datasets
+
+    from triplebench.formats.combo import write_predictions_jsonl
+
+    gold = load_gold("validation")
+    rng = np.random.default_rng(0)
+    preds = {t: {m: int(rng.integers(0, 300)) for m in gold[t].mentions} for t in TASKS}
+    direct = score(preds)
+    path = tmp_path / "p.jsonl"
+    write_predictions_jsonl(preds, path)
+    via_file = score(path)
+    rows = [{"task": t, "mention": m, "cluster": str(c)} for t, mp in preds.items() for m, c in mp.items()]
+    via_ds = score(datasets.Dataset.from_list(rows))
+    for t in TASKS:
+        a = direct.subtasks[t].to_dict()
+        assert via_file.subtasks[t].to_dict() == a
+        assert via_ds.subtasks[t].to_dict() == a
+    assert set(direct.subtasks) == set(TASKS)
+
+
+def test_gold_as_prediction_roundtrip(built) -> None:
+    gold = load_gold("validation")["npc_o_obj"]
+    pred = gold_as_prediction(gold)
+    assert sum(len(v) for v in pred.values()) == 8170
