@@ -1,0 +1,75 @@
+"""Every built config loads with `datasets.load_dataset`, typed, and agrees with its JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import datasets
+import pytest
+
+from triplebench.build.writer import builder_module
+from triplebench.schemas import load_schema
+from triplebench.sources import BENCHMARKS
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DTYPE = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}
+
+
+def describe_schema(node: dict):
+    """Shape of a JSON Schema node, written independently of triplebench.schemas."""
+    kind = node["type"]
+    if isinstance(kind, list):
+        (kind,) = [k for k in kind if k != "null"]
+    if kind == "array":
+        return ("list", describe_schema(node["items"]))
+    if kind == "object":
+        return ("struct", [(key, describe_schema(sub)) for key, sub in node["properties"].items()])
+    return node.get("x-arrow", DEFAULT_DTYPE[kind])
+
+
+def describe_feature(feature):
+    """Shape of an HF feature as `load_dataset` reports it."""
+    if isinstance(feature, dict):
+        return ("struct", [(key, describe_feature(sub)) for key, sub in feature.items()])
+    if isinstance(feature, (datasets.List, datasets.LargeList)):
+        return ("list", describe_feature(feature.feature))
+    if isinstance(feature, datasets.Value):
+        return feature.dtype
+    raise AssertionError(f"unexpected feature type {feature!r}")
+
+
+def built_files() -> list[tuple[str, dict]]:
+    out = []
+    for benchmark in BENCHMARKS:
+        report = ROOT / "reports" / "datasets" / f"{benchmark}.json"
+        if report.is_file():
+            out += [(benchmark, f) for f in json.loads(report.read_text())["files"]]
+    return out
+
+
+def test_every_benchmark_is_built(built: Path) -> None:
+    reports = {p.stem for p in (ROOT / "reports" / "datasets").glob("*.json")}
+    assert reports == set(BENCHMARKS)
+
+
+# (not named `benchmark`: that is pytest-benchmark's fixture)
+@pytest.mark.parametrize("name, entry", built_files(), ids=lambda v: v if isinstance(v, str) else f"{v['config']}/{v['split']}")
+def test_config_loads_typed_and_matches_schema(name: str, entry: dict, built: Path, tmp_path: Path) -> None:
+    ds = datasets.load_dataset(str(built / name), entry["config"], split=entry["split"], cache_dir=str(tmp_path / "hf"))
+    assert ds.num_rows == entry["rows"]
+    spec = next(s for s in builder_module(name).CONFIGS if s.name == entry["config"])
+    schema = load_schema(spec.schema)
+    got = [(name, describe_feature(feature)) for name, feature in ds.features.items()]
+    assert got == describe_schema(schema)[1]
+
+
+def test_card_front_matter_is_complete(built: Path) -> None:
+    import yaml
+
+    for benchmark in BENCHMARKS:
+        text = (built / benchmark / "README.md").read_text(encoding="utf-8")
+        meta = yaml.safe_load(text.split("\n---\n", 1)[0].removeprefix("---\n"))
+        for key in ("license", "task_categories", "language", "pretty_name", "configs"):
+            assert meta.get(key), f"{benchmark} card lacks {key}"
+        assert "```bibtex" in text, f"{benchmark} card lacks its citation"

@@ -1,0 +1,97 @@
+"""The DVC pipeline end to end: no-op reruns, byte-identical forced rebuilds, push/pull, dag, summary.
+
+`make test` has already run `dvc repro` in the checkout; the rebuild checks run in a
+scratch copy of the project so the checkout itself is never modified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from triplebench.params import optional_locations
+from triplebench.sources import BENCHMARKS, load_pins
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def run(args: list[str], cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "HF_HUB_OFFLINE": "1", **(env or {})}
+    done = subprocess.run(args, cwd=cwd, env=full_env, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def parquet_digests(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((root / "datasets").rglob("*.parquet"))
+    }
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory, upstream: Path) -> Path:
+    """A copy of the project's tracked and untracked (not ignored) files, as a fresh clone would have."""
+    dest = tmp_path_factory.mktemp("clone") / "triplebench"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, check=True,
+    ).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        source = ROOT / rel
+        if source.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / rel)
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    return dest
+
+
+def test_checkout_is_up_to_date(built: Path) -> None:
+    """`make` ran `dvc repro`; a second one has nothing to do."""
+    out = run([str(BIN / "dvc"), "status"], ROOT).stdout
+    assert "up to date" in out, out
+
+
+def test_forced_rebuild_is_byte_identical_and_rerun_is_noop(scratch: Path, upstream: Path, built: Path) -> None:
+    env = {"TRIPLEBENCH_MIRROR": str(upstream)}
+    run([str(BIN / "dvc"), "repro", "--force"], scratch, env)
+    assert parquet_digests(scratch) == parquet_digests(ROOT), "a fresh build differs from the checkout's"
+    again = run([str(BIN / "dvc"), "repro"], scratch, env).stdout
+    assert "Running stage" not in again, again
+    assert "up to date" in again, again
+
+
+def test_push_then_pull_restores_the_data(scratch: Path) -> None:
+    digests = parquet_digests(scratch)
+    assert digests, "the scratch build produced no parquet"
+    run([str(BIN / "dvc"), "push"], scratch)
+    assert (scratch / ".dvcstore").is_dir(), "the default remote is the local .dvcstore directory"
+    shutil.rmtree(scratch / ".dvc" / "cache")
+    for benchmark in BENCHMARKS:
+        shutil.rmtree(scratch / "datasets" / benchmark / "data")
+    run([str(BIN / "dvc"), "pull"], scratch)
+    assert parquet_digests(scratch) == digests
+
+
+def test_dag_is_fetch_build_validate_per_benchmark(scratch: Path) -> None:
+    dot = run([str(BIN / "dvc"), "dag", "--dot"], scratch).stdout
+    for benchmark in BENCHMARKS:
+        assert f'"fetch_{benchmark}" -> "build_{benchmark}"' in dot, dot
+        assert f'"build_{benchmark}" -> "validate_{benchmark}"' in dot, dot
+
+
+def test_summary_lists_missing_optional_sources(built: Path) -> None:
+    out = run([str(BIN / "triplebench"), "summary"], ROOT).stdout
+    provided = optional_locations(ROOT)
+    for benchmark in BENCHMARKS:
+        for source in load_pins(benchmark).optional:
+            if source.name not in provided:
+                assert f"{benchmark}: {source.name}" in out, out
+    assert "rows" in out and "sha256" in out
