@@ -1,0 +1,83 @@
+"""The evaluate module and the CLI are shells over the scorer: same numbers."""
+
+from __future__ import annotations
+
+import json
+
+import datasets
+import evaluate
+import numpy as np
+import pytest
+
+from triplebench.cli.main import main
+from triplebench.formats.combo import write_predictions_jsonl
+from triplebench.scoring.combo import load_gold, score
+
+FIELDS = ("macro", "micro", "pair")
+
+
+@pytest.fixture(scope="module")
+def module(project_root):
+    return evaluate.load(str(project_root / "metrics" / "combo"))
+
+
+@pytest.fixture(scope="module")
+def clusters(built, tmp_path_factory):
+    return datasets.load_dataset(str(built / "combo"), "clusters", split="validation",
+                                 cache_dir=str(tmp_path_factory.mktemp("hf")))
+
+
+def random_prediction(rng, mentions, k=300):
+    return {m: f"c{rng.integers(0, k)}" for m in mentions}
+
+
+@pytest.mark.parametrize("task", ["npc_e_subj", "rpc", "npc_o_obj"])
+def test_evaluate_equals_scorer(module, clusters, task) -> None:
+    rows = clusters.filter(lambda r: r["task"] == task)
+    pred = random_prediction(np.random.default_rng(1), rows["mention"])
+    got = module.compute(predictions=[pred[m] for m in rows["mention"]], references=rows["clusters"], subtask=task)
+    want = score(pred, task).subtasks[task]
+    for name in FIELDS:
+        prf = getattr(want, name)
+        assert (got[f"{name}_precision"], got[f"{name}_recall"], got[f"{name}_f1"]) == (prf.precision, prf.recall, prf.f1)
+    assert got["avg"] == want.avg
+    if want.jaccard is not None:
+        assert (got["j_g_to_p"], got["j_p_to_g"]) == (want.jaccard.g_to_p, want.jaccard.p_to_g)
+
+
+def test_evaluate_all_tasks_and_overlapping(module, clusters) -> None:
+    got = module.compute(predictions=[[c for c in cs] for cs in clusters["clusters"]], references=clusters["clusters"],
+                         tasks=clusters["task"], mentions=clusters["mention"])
+    for task in ("npc_e_subj", "npc_e_obj", "rpc"):
+        assert got[f"{task}/avg"] == 1.0 and got[f"{task}/pair_f1"] == 1.0
+    for task in ("npc_o_subj", "npc_o_obj"):
+        assert got[f"{task}/avg_jaccard"] == 1.0 and got[f"{task}/macro_f1"] is None
+
+
+def test_cli_json_equals_scorer(built, tmp_path, capsys) -> None:
+    gold = load_gold("validation")
+    rng = np.random.default_rng(2)
+    preds = {t: random_prediction(rng, gold[t].mentions) for t in ("npc_e_obj", "npc_o_subj")}
+    path = tmp_path / "pred.jsonl"
+    write_predictions_jsonl(preds, path)
+    assert main(["score", "combo", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == json.loads(score(preds).to_json())
+    assert main(["score", "combo", str(path), "--subtask", "npc_e_obj", "--reference-report"]) == 0
+    ref = json.loads(capsys.readouterr().out)
+    r = score(preds, "npc_e_obj").subtasks["npc_e_obj"]
+    assert ref["npc_e_obj"]["micro_f1"] == round(r.micro.f1, 4) and ref["npc_e_obj"]["n_pred"] == r.n_pred
+
+
+def test_cli_gold_as_prediction_and_errors(built, tmp_path, capsys) -> None:
+    assert main(["score", "combo", "--gold-as-prediction", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["subtasks"]["npc_e_subj"]["avg"] == 1.0 and out["subtasks"]["npc_o_obj"]["avg_jaccard"] == 1.0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"task": "rpc", "mention": "19r", "cluster": "a"}\n{"task": "rpc", "mention": 20, "cluster": "a"}\n')
+    assert main(["score", "combo", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.jsonl:2" in err and "mention" in err
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["score", "combo"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
