@@ -1,0 +1,208 @@
+"""CaRB scorer: kernels agree with a literal oracle for every matcher; quirks and bad input are defined."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from carb_oracle import Ex, compare as oracle_compare
+
+from triplebench.errors import InputError
+from triplebench.scoring import carb
+
+WORDS = ["is", "be", "was", "said", "John", "Mary", "the", "of", "in", "house", "red", "told", "at", "a", "adds"]
+
+
+def _phrase(rng, lo=0, hi=4):
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(lo, hi)))
+
+
+def random_problem(seed):
+    rng = random.Random(seed)
+    sentences = [f"Sentence {k} ( about {rng.choice(WORDS)} ) ." for k in range(rng.randint(1, 4))]
+    gold, pred = {}, []
+    for s in sentences:
+        gold[s] = [Ex(_phrase(rng, 1, 3), [_phrase(rng, 1, 4) for _ in range(rng.randint(1, 4))], 1.0) for _ in range(rng.randint(1, 4))]
+        for _ in range(rng.randint(0, 6)):
+            pred.append({"sentence": s, "confidence": rng.choice([0.1, 0.5, 0.5, 0.9, 0.25]),
+                         "predicate": _phrase(rng, 0, 3), "arguments": [_phrase(rng, 0, 4) for _ in range(rng.randint(0, 4))]})
+    pred.append({"sentence": "Not in the gold .", "confidence": 0.7, "predicate": "is", "arguments": ["x"]})
+    return gold, pred
+
+
+def write_gold(tmp_path, gold):
+    path = tmp_path / "gold.tsv"
+    path.write_text("".join(f"{s}\t{e.pred}\t" + "\t".join(e.args) + "\n" for s, exts in gold.items() for e in exts))
+    return path
+
+
+def oracle_for(gold, pred, matcher, binary):
+    pred_d = {}
+    for rec in pred:
+        pred_d.setdefault(rec["sentence"], []).append(Ex(rec["predicate"], rec["arguments"], rec["confidence"]))
+    return oracle_compare(gold, pred_d, matcher, binary)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("matcher", list(carb.MATCHERS))
+def test_kernels_equal_the_literal_oracle(tmp_path, matcher, binary):
+    for seed in range(25):
+        gold, pred = random_problem(seed)
+        path = write_gold(tmp_path, gold)
+        ours = carb.CarbScorer("test", matcher, binary, gold=path).score_records(pred)
+        auc, (p, r, f1), curve = oracle_for(gold, pred, matcher, binary)
+        ours_curve = np.array([ours.curve.precision, ours.curve.recall, ours.curve.confidence]).T.reshape(-1, 3)
+        np.testing.assert_allclose(ours_curve, np.array(curve, dtype=float).reshape(-1, 3), rtol=0, atol=1e-12, err_msg=str(seed))
+        assert (ours.auc, ours.precision, ours.recall, ours.f1) == pytest.approx((auc, p, r, f1), abs=1e-12), seed
+
+
+def score_one(tmp_path, gold_line, preds, **kw):
+    path = tmp_path / "g.tsv"
+    path.write_text(gold_line + "\n")
+    sentence = gold_line.split("\t")[0]
+    records = [{"sentence": sentence, "confidence": c, "predicate": p, "arguments": a} for p, a, c in preds]
+    return carb.CarbScorer("test", gold=path, **kw).score_records(records)
+
+
+def test_hand_computed_lenient_match(tmp_path):
+    # gold (was born in, Obama, Hawaii); predicted (born, Obama, in Hawaii)
+    # predicate: 1 of 1 predicted / 1 of 3 gold; arg1: 1/1; arg2: 1 of 2 predicted ("in" unmatched) / 1 of 1
+    res = score_one(tmp_path, "Obama was born in Hawaii .\twas born in\tObama\tHawaii", [("born", ["Obama", "in Hawaii"], 0.5)])
+    assert res.precision == pytest.approx(3 / 4) and res.recall == pytest.approx(3 / 5)
+    assert res.f1 == pytest.approx(2 * 0.75 * 0.6 / 1.35)
+    # AUC: curve (R 0.6, P 0.75) + (0, 1): trapezoid 0.6 * (0.75 + 1) / 2
+    assert res.auc == pytest.approx(0.6 * 1.75 / 2)
+
+
+def test_be_rule_adds_one_predicate_token(tmp_path):
+    res = score_one(tmp_path, "He is tall .\tis\tHe\ttall", [("be", ["He", "tall"], 1.0)])
+    assert (res.precision, res.recall) == (1.0, 1.0)
+
+
+def test_said_type_predicates_try_reversed_arguments(tmp_path):
+    line = "Tom said rain comes .\tsaid\tTom\train comes"
+    reversed_args = [("said", ["rain comes", "Tom"], 1.0)]
+    assert score_one(tmp_path, line, reversed_args).f1 == 1.0
+    plain = "Tom knew rain comes .\tknew\tTom\train comes"
+    assert score_one(tmp_path, plain, [("knew", ["rain comes", "Tom"], 1.0)]).f1 < 1.0
+
+
+def test_binary_mode_aliasing(tmp_path):
+    # n-ary gold (met, John, Mary, in Paris, on Monday) binarises to 3 copies of its *last* state
+    res = score_one(
+        tmp_path, "John met Mary in Paris on Monday .\tmet\tJohn\tMary\tin Paris\ton Monday",
+        [("met Mary on", ["John", "Monday"], 1.0)], binary=True,
+    )
+    assert res.counts["gold_extractions"] == 3
+    assert (res.precision, res.recall) == (1.0, 1.0)  # every copy is the last state
+    # the first binary state (met, John, Mary) no longer exists in the gold:
+    # predicate 1 of 1 / 1 of 3 ("met Mary on"), arg1 1/1, arg2 "Mary" vs "Monday" 0 of 1 / 0 of 1
+    first = score_one(
+        tmp_path, "John met Mary in Paris on Monday .\tmet\tJohn\tMary\tin Paris\ton Monday",
+        [("met", ["John", "Mary"], 1.0)], binary=True,
+    )
+    assert (first.precision, first.recall) == pytest.approx((2 / 3, 2 / 5))
+
+
+def test_unknown_sentences_are_counted_and_add_thresholds(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text("A b c .\tb\tA\tc\n")
+    s = carb.CarbScorer("test", gold=path)
+    res = s.score_records([
+        {"sentence": "A b c .", "confidence": 0.9, "predicate": "b", "arguments": ["A", "c"]},
+        {"sentence": "Other .", "confidence": 0.1, "predicate": "x", "arguments": ["y"]},
+    ])
+    assert res.counts["unknown_sentences"] == 1 and res.counts["unknown_extractions"] == 1
+    assert res.curve.confidence == [0.1, 0.9] and res.warnings
+
+
+def test_sentence_keys_collide_and_the_last_group_wins(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text("A ( b ) c .\tb\tA\tc\n")
+    s = carb.CarbScorer("test", gold=path)
+    res = s.score_records([
+        {"sentence": "A ( b ) c .", "confidence": 0.9, "predicate": "b", "arguments": ["A", "c"]},
+        {"sentence": "A -LRB- b -RRB- c .", "confidence": 0.5, "predicate": "zzz", "arguments": ["q"]},
+    ])
+    assert res.counts["key_collisions"] == 1 and res.counts["collision_dropped_extractions"] == 1
+    assert res.f1 == 0.0 and res.curve.confidence == [0.5]
+
+
+def test_defined_behaviour_of_odd_extractions(tmp_path):
+    res = score_one(tmp_path, "A b c .\tb\tA\tc", [
+        ("", ["A", "c"], 0.5),          # empty predicate: scored, matches nothing
+        ("b", [], 0.5),                 # no arguments: scored, matches nothing
+        ("b", ["A", "c"], 0.9),
+        ("b", ["A", "c"], 0.9),         # duplicate: scored again (reference)
+        ("b", ["A", "c"], math.inf),    # inf sorts above everything
+    ])
+    c = res.counts
+    assert (c["empty_predicates"], c["no_arguments"], c["duplicate_extractions"], c["infinite_confidences"]) == (1, 1, 2, 1)
+    assert res.curve.confidence[-1] == math.inf or math.inf in res.curve.confidence
+
+
+@pytest.mark.parametrize(
+    "record, field",
+    [
+        ({"sentence": "A .", "confidence": "high", "predicate": "b", "arguments": []}, "confidence"),
+        ({"sentence": "A .", "confidence": float("nan"), "predicate": "b", "arguments": []}, "confidence"),
+        ({"sentence": "A .", "confidence": 1, "predicate": "b"}, "<record>"),
+        ({"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": "x"}, "arguments"),
+    ],
+)
+def test_bad_records_name_record_and_field(tmp_path, record, field):
+    path = tmp_path / "g.tsv"
+    path.write_text("A .\tb\tA\n")
+    good = {"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": ["A"]}
+    with pytest.raises(InputError) as err:
+        carb.CarbScorer("test", gold=path).score([good, record])
+    assert err.value.line == 2 and err.value.field == field
+
+
+def test_empty_predictions_are_an_error(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text("A .\tb\tA\n")
+    with pytest.raises(InputError, match="no predictions"):
+        carb.CarbScorer("test", gold=path).score([])
+    empty = tmp_path / "p.tsv"
+    empty.write_text("")
+    with pytest.raises(InputError, match="empty file"):
+        carb.CarbScorer("test", gold=path).score(empty, fmt="tabbed")
+
+
+def test_unknown_matcher_and_predmatch(tmp_path):
+    with pytest.raises(InputError, match="unknown matcher"):
+        carb.resolve_matcher("fuzzy")
+    with pytest.raises(InputError, match="NLTK"):
+        carb.resolve_matcher("predMatch")
+    assert carb.resolve_matcher("strictMatch") == "tuple_match"
+
+
+def test_bootstrap_is_seeded_and_brackets_the_estimate(tmp_path):
+    gold, pred = random_problem(3)
+    for seed in range(4, 12):  # a bigger problem: several sentences
+        g2, p2 = random_problem(seed)
+        gold.update(g2)
+        pred += p2
+    s = carb.CarbScorer("test", gold=write_gold(tmp_path, gold))
+    a = s.score_records(pred, bootstrap=200, seed=7)
+    b = s.score_records(pred, bootstrap=200, seed=7)
+    c = s.score_records(pred, bootstrap=200, seed=8)
+    assert a.confidence_intervals == b.confidence_intervals != c.confidence_intervals
+    ci = a.confidence_intervals["f1"]
+    assert ci["resamples"] == 200 and ci["low"] <= ci["high"]
+    assert ci["low"] - 1e-9 <= a.f1 <= ci["high"] + 1e-9
+
+
+def test_bootstrap_with_unit_weights_is_the_point_estimate(tmp_path):
+    from triplebench.kernels import carb as K
+
+    gold, pred = random_problem(5)
+    s = carb.CarbScorer("test", gold=write_gold(tmp_path, gold))
+    prepared = s.prepare_records(pred)
+    identity = np.arange(len(prepared.gold_keys))[None, :]
+    auc, p, r, f1 = K.bootstrap_carb(*prepared.pieces, len(prepared.thresholds), identity)[0]
+    res = s.result(prepared)
+    assert (auc, p, r, f1) == pytest.approx((res.auc, res.precision, res.recall, res.f1), abs=1e-12)
