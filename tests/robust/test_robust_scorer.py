@@ -1,0 +1,224 @@
+"""ROBUST scorer: properties on cliques built from CaRB test sentences, hand-computed cliques, bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import datasets
+import numpy as np
+import pytest
+from conftest import upstream_file
+
+from triplebench.errors import InputError
+from triplebench.formats import carb as carb_formats
+from triplebench.scoring import carb, robust
+
+
+def args_of(extractions):
+    return [[e["predicate"], *e["arguments"]] for e in extractions]
+
+
+@pytest.fixture(scope="module")
+def carb_sentences(built):
+    from triplebench.data import load_records
+
+    rows = [r for r in load_records("carb", "gold", "test") if r["extractions"]]
+    # the ROBUST reader keeps "C: " arguments, the CaRB gold reader drops them: use sentences without any
+    return [r for r in rows if not any("C: " in a for e in r["extractions"] for a in e["arguments"])]
+
+
+@pytest.fixture(scope="module")
+def openie4(built):
+    records, _ = carb_formats.read_predictions(upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt"), "openie4")
+    by_key = {}
+    for rec in records:
+        by_key.setdefault(carb.normalize_key(rec["sentence"]), []).append(rec)
+    return by_key
+
+
+def cliques_from(rows, size):
+    """Unified-JSON cliques from groups of `size` consecutive CaRB sentences."""
+    out = []
+    for i in range(0, len(rows) - size + 1, size):
+        group = rows[i : i + size]
+        out.append({
+            "ori_sent": group[0]["sentence"], "ori_args": args_of(group[0]["extractions"]),
+            "paraphrases": [{"sent": g["sentence"], "args": args_of(g["extractions"])} for g in group[1:]],
+        })
+    return out
+
+
+def predictions_for(cliques, openie4):
+    """OpenIE-4's extractions as unified JSON (the reference drops confidences)."""
+    def args(sentence):
+        return [[r["predicate"], *r["arguments"]] for r in openie4.get(carb.normalize_key(sentence), [])]
+    return [
+        {"ori_sent": c["ori_sent"], "ori_args": args(c["ori_sent"]),
+         "paraphrases": [{"sent": p["sent"], "args": args(p["sent"])} for p in c["paraphrases"]]}
+        for c in cliques
+    ]
+
+
+def test_single_sentence_clique_is_its_carb_sentence_score(tmp_path, carb_sentences, openie4):
+    cliques = cliques_from(carb_sentences[:40], 1)
+    preds = predictions_for(cliques, openie4)
+    res = robust.score(preds, gold=cliques)
+    for k, (clique, pred) in enumerate(zip(cliques, preds)):
+        if not pred["ori_args"]:
+            assert res.sentence_scores[k] == [[0.0, 0.0, 0.0, 0.0]]  # reference: no prediction -> 0, (0, 0, 0)
+            continue
+        gold_tsv = tmp_path / f"g{k}.tsv"
+        gold_tsv.write_text("".join(f"{clique['ori_sent']}\t" + "\t".join(a) + "\n" for a in clique["ori_args"]))
+        records = [{"sentence": clique["ori_sent"], "confidence": -1, "predicate": a[0], "arguments": a[1:]} for a in pred["ori_args"]]
+        single = carb.CarbScorer("test", gold=gold_tsv).score_records(records)
+        expected = [single.rounded[x] for x in ("auc", "precision", "recall", "f1")]
+        assert res.sentence_scores[k][0] == expected
+    table = np.array([s[0] for s in res.sentence_scores])
+    assert res.robust_f1 == res.carb_f1
+    assert res.robust_precision == pytest.approx(table[:, 1].mean())
+
+
+def test_worst_sentence_is_never_better_than_the_clique_mean(carb_sentences, openie4):
+    cliques = cliques_from(carb_sentences[:120], 4)
+    res = robust.score(predictions_for(cliques, openie4), gold=cliques)
+    worst_f1 = []
+    for scores, k in zip(res.sentence_scores, res.clique_worst_sentence):
+        f1s = [s[3] for s in scores]
+        assert f1s[k] == min(f1s) <= np.mean(f1s)
+        worst_f1.append(f1s[k])
+    all_f1 = [s[3] for scores in res.sentence_scores for s in scores]
+    assert np.mean(worst_f1) <= np.mean(all_f1)
+    assert res.f1_variance_mean == pytest.approx(np.mean([np.var([s[3] for s in sc]) for sc in res.sentence_scores]))
+    assert sum(res.f1_variance_histogram.values()) == len(cliques)
+
+
+def test_permuting_paraphrases_changes_nothing(carb_sentences, openie4):
+    cliques = cliques_from(carb_sentences[:90], 3)
+    preds = predictions_for(cliques, openie4)
+    base = robust.score(preds, gold=cliques)
+    rng = random.Random(0)
+    shuffled_gold = json.loads(json.dumps(cliques))
+    shuffled_pred = json.loads(json.dumps(preds))
+    for c in shuffled_gold:
+        rng.shuffle(c["paraphrases"])
+    for c in shuffled_pred:
+        rng.shuffle(c["paraphrases"])
+    again = robust.score(shuffled_pred, gold=shuffled_gold)
+    for name in ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1", "f1_variance_mean"):
+        assert getattr(again, name) == pytest.approx(getattr(base, name), abs=1e-12), name
+    for a, b in zip(base.sentence_scores, again.sentence_scores):
+        assert sorted(map(tuple, a)) == sorted(map(tuple, b))
+
+
+HAND_GOLD = [
+    {"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
+     "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved by", "Mary", "John"]]}]},
+    {"ori_sent": "It rains .", "ori_args": [["rains", "It"]], "paraphrases": []},
+]
+
+
+def test_hand_computed_cliques():
+    preds = [
+        {"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
+         "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved", "Mary", "John"]]}]},
+        {"ori_sent": "It rains .", "ori_args": [], "paraphrases": []},
+    ]
+    res = robust.score(preds, gold=HAND_GOLD)
+    # paraphrase: predicate 2/2 vs 2/3, args 1/1 + 1/1 -> P = 4/4, R = 4/5; F1 = 0.8889; AUC = 0.8 * (1 + 1) / 2
+    assert res.sentence_scores[0] == [[1.0, 1.0, 1.0, 1.0], [0.8, 1.0, 0.8, 0.889]]
+    assert res.sentence_scores[1] == [[0.0, 0.0, 0.0, 0.0]]  # nothing predicted
+    assert res.clique_worst_sentence == [1, 0]
+    assert res.robust_precision == 0.5 and res.robust_recall == 0.4
+    assert res.robust_f1 == pytest.approx(2 * 0.5 * 0.4 / 0.9)
+    assert res.carb_precision == 0.5 and res.carb_recall == 0.5 and res.carb_f1 == 0.5
+    assert res.robust_auc == pytest.approx(0.4) and res.carb_auc == 0.5
+    assert res.clique_f1_variance == pytest.approx([np.var([1.0, 0.889]), 0.0])
+
+
+def test_flat_records_score_like_unified_json():
+    flat = [
+        {"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves", "arguments": ["John", "Mary"]},
+        {"clique_id": 0, "sentence": "Mary is loved by John .", "predicate": "is loved", "arguments": ["Mary", "John"]},
+    ]
+    res = robust.score(flat, gold=HAND_GOLD)
+    assert res.robust_f1 == pytest.approx(2 * 0.5 * 0.4 / 0.9)
+    assert res.counts["missing_cliques"] == 1 and res.counts["missing_sentences"] == 1 and res.warnings
+
+
+def test_bootstrap_over_cliques_is_seeded(carb_sentences, openie4):
+    cliques = cliques_from(carb_sentences[:60], 3)
+    preds = predictions_for(cliques, openie4)
+    a = robust.score(preds, gold=cliques, bootstrap=300, seed=1)
+    b = robust.score(preds, gold=cliques, bootstrap=300, seed=1)
+    assert a.confidence_intervals == b.confidence_intervals
+    ci = a.confidence_intervals["robust_f1"]
+    assert ci["low"] <= a.robust_f1 <= ci["high"] and a.confidence_intervals["unit"] == "clique"
+
+
+@pytest.mark.parametrize(
+    "preds, match",
+    [
+        ([{"ori_sent": "Unknown .", "ori_args": [], "paraphrases": []}], "not in the gold"),
+        ([{"ori_sent": "It rains .", "ori_args": [], "paraphrases": [{"sent": "Other .", "args": []}]}], "not in gold clique"),
+        ([{"ori_sent": "It rains .", "ori_args": [[]], "paraphrases": []}], "ori_args"),
+        ([{"clique_id": 7, "sentence": "It rains .", "predicate": "rains", "arguments": []}], "unknown clique"),
+        ([{"clique_id": 1, "sentence": "It pours .", "predicate": "rains", "arguments": []}], "not in clique"),
+        ([], "non-empty"),
+    ],
+)
+def test_bad_predictions(preds, match):
+    with pytest.raises(InputError, match=match):
+        robust.score(preds, gold=HAND_GOLD)
+
+
+def test_unified_json_file_errors(tmp_path):
+    from triplebench.formats.robust import read_unified
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"ori_sent": "A .", "ori_args": [], "paraphrases": [}]')
+    with pytest.raises(InputError, match="not valid JSON") as err:
+        read_unified(bad)
+    assert err.value.line == 1
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    with pytest.raises(InputError, match="empty file"):
+        read_unified(empty)
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'[{"ori_sent": "caf\xe9"}]')
+    with pytest.raises(InputError, match="UTF-8"):
+        read_unified(latin)
+    missing = tmp_path / "missing.json"
+    missing.write_text('[{"ori_sent": "A .", "paraphrases": []}]')
+    with pytest.raises(InputError, match="ori_args"):
+        read_unified(missing)
+
+
+def test_examples_config_loads(built, project_root):
+    rows = datasets.load_dataset(str(project_root / "datasets" / "robust"), "examples", split="test")
+    assert len(rows) == 2 and all(rows["illustrative"])
+    assert [r["source"] for r in rows] == ["Table 3", "Table 4"]
+    assert len(rows[0]["paraphrases"]) == 5  # p1..p5 of Table 3
+    table4 = rows[1]
+    assert len(table4["paraphrases"]) == 3
+    assert sum(len(p["extractions"]) for p in table4["paraphrases"]) + len(table4["original"]["extractions"]) == 9
+
+
+def test_examples_score_themselves_perfectly(built, project_root):
+    rows = datasets.load_dataset(str(project_root / "datasets" / "robust"), "examples", split="test")
+    clique = rows[1]
+    unified = [{"ori_sent": clique["original"]["sentence"], "ori_args": args_of(clique["original"]["extractions"]),
+                "paraphrases": [{"sent": p["sentence"], "args": args_of(p["extractions"])} for p in clique["paraphrases"]]}]
+    res = robust.score(unified, gold=unified)
+    assert res.robust_f1 == 1.0 and res.carb_f1 == 1.0
+
+
+def test_cliques_config_needs_the_optional_annotations(built, project_root):
+    if (project_root / "datasets" / "robust" / "data" / "cliques").exists():
+        # annotations provided: the paper's counts (1,272 cliques, 4,971 sentences, 16,191 extractions)
+        rows = datasets.load_dataset(str(project_root / "datasets" / "robust"), "cliques", split="test")
+        assert len(rows) == 1272
+        assert sum(1 + len(r["paraphrases"]) for r in rows) == 4971
+        return
+    with pytest.raises(InputError, match="optional source"):
+        robust.score([{"clique_id": 0, "sentence": "x", "predicate": "p", "arguments": []}])
