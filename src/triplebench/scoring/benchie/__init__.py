@@ -51,6 +51,7 @@ default because each one moves a number somewhere:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,30 +119,44 @@ class Matches:
     fn: np.ndarray
 
 
-def _has_han(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" for ch in text)
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
-def match(preds: Predictions, index: GoldIndex) -> Matches:
+def _count_rows(slots: list[str], n: int, bad, whole_ok) -> int:
+    """Extractions (row k = slots k, n+k, 2n+k) with a slot for which ``bad`` holds;
+    one pass over the joined text first, since the answer is nearly always 0."""
+    if whole_ok("\n".join(slots)):
+        return 0
+    return sum(1 for k in range(n) if bad(slots[k]) or bad(slots[n + k]) or bad(slots[2 * n + k]))
+
+
+def _stripped(preds: Predictions) -> tuple[list[str], list[str], list[str]]:
+    return [x.strip() for x in preds.subjects], [x.strip() for x in preds.relations], [x.strip() for x in preds.objects]
+
+
+def match(preds: Predictions, index: GoldIndex, stripped_slots: tuple | None = None) -> Matches:
     from ...kernels.benchie import lookup, tally
 
     pos = index.sent_pos
     sent_idx = np.fromiter((pos.get(s, -1) for s in preds.sent_ids), dtype=np.int64, count=len(preds))
     subj, rel, obj, sids = preds.subjects, preds.relations, preds.objects, preds.sent_ids
+    ss, sr, so = stripped_slots or _stripped(preds)
+    # Slots with no edge whitespace have raw key == stripped key: hash those once and
+    # hash separately only the rows whose raw slots differ (rare).
+    differs = [k for k, (a, b, c, x, y, z) in enumerate(zip(subj, rel, obj, ss, sr, so)) if a is not x or b is not y or c is not z]
     if index.facet == "C":
-        stripped = [f"{i}{US}{a.strip()} {b.strip()} {c.strip()}" for i, a, b, c in zip(sids, subj, rel, obj)]
-        raw = [f"{i}{US}{a} {b} {c}" for i, a, b, c in zip(sids, subj, rel, obj)]
-        hashes = hash_keys(stripped + raw)
-        n = len(stripped)
-        tp_syn = lookup(index.lex_keys, index.lex_vals, hashes[:n])
-        raw_syn = lookup(index.lex_keys, index.lex_vals, hashes[n:])
+        hashes = hash_keys([f"{i}{US}{a} {b} {c}" for i, a, b, c in zip(sids, ss, sr, so)])
+        raw_hashes = hash_keys([f"{sids[k]}{US}{subj[k]} {rel[k]} {obj[k]}" for k in differs])
+        tp_keys, tp_vals, raw_keys, raw_vals = index.lex_keys, index.lex_vals, index.lex_keys, index.lex_vals
     else:
-        stripped = [f"{i}{US}{a.strip()}{US}{b.strip()}{US}{c.strip()}" for i, a, b, c in zip(sids, subj, rel, obj)]
-        raw = [f"{i}{US}{a}{US}{b}{US}{c}" for i, a, b, c in zip(sids, subj, rel, obj)]
-        hashes = hash_keys(stripped + raw)
-        n = len(stripped)
-        tp_syn = lookup(index.strip_keys, index.strip_vals, hashes[:n])
-        raw_syn = lookup(index.raw_keys, index.raw_vals, hashes[n:])
+        hashes = hash_keys([f"{i}{US}{a}{US}{b}{US}{c}" for i, a, b, c in zip(sids, ss, sr, so)])
+        raw_hashes = hash_keys([f"{sids[k]}{US}{subj[k]}{US}{rel[k]}{US}{obj[k]}" for k in differs])
+        tp_keys, tp_vals, raw_keys, raw_vals = index.strip_keys, index.strip_vals, index.raw_keys, index.raw_vals
+    tp_syn = lookup(tp_keys, tp_vals, hashes)
+    if differs:
+        hashes = hashes.copy()
+        hashes[np.array(differs, dtype=np.int64)] = raw_hashes
+    raw_syn = lookup(raw_keys, raw_vals, hashes)
     known = sent_idx >= 0
     is_tp = (tp_syn >= 0) & known
     last = index.synset_offsets[np.maximum(sent_idx, 0) + 1] - 1
@@ -173,27 +188,29 @@ def score(
     preds = read_predictions(predictions, source)
     index = load_index(language, facet, gold_path)
 
-    texts = [f"{a}\t{b}\t{c}" for a, b, c in zip(preds.subjects, preds.relations, preds.objects)]
-    not_nfc = sum(1 for t in texts if not unicodedata.is_normalized("NFC", t))
     if normalize:
         norm = unicodedata.normalize
+        original = preds.subjects + preds.relations + preds.objects
         preds.subjects = [norm(normalize, x) for x in preds.subjects]
         preds.relations = [norm(normalize, x) for x in preds.relations]
         preds.objects = [norm(normalize, x) for x in preds.objects]
         preds.sent_ids = [norm(normalize, x) for x in preds.sent_ids]
-    if language == "zh":
-        foreign = sum(1 for t in texts if not _has_han(t))
     else:
-        foreign = sum(1 for t in texts if _has_han(t))
+        original = preds.subjects + preds.relations + preds.objects
+    not_nfc = _count_rows(original, len(preds), lambda t: not unicodedata.is_normalized("NFC", t),
+                          lambda whole: unicodedata.is_normalized("NFC", whole))
+    has_han = _count_rows(original, len(preds), lambda t: _HAN.search(t) is not None, lambda whole: _HAN.search(whole) is None)
+    foreign = len(preds) - has_han if language == "zh" else has_han
 
-    m = match(preds, index)
+    stripped = _stripped(preds)
+    m = match(preds, index, stripped)
     unknown = int((m.sent_idx < 0).sum())
     if unknown and unknown_sentences == "error":
         first = int(np.flatnonzero(m.sent_idx < 0)[0])
         raise InputError(preds.source, preds.lines[first], f"sentence id {preds.sent_ids[first]!r} is not in the {language} gold", field="sent_id")
-    keys = [(i, a.strip(), b.strip(), c.strip()) for i, a, b, c in zip(preds.sent_ids, preds.subjects, preds.relations, preds.objects)]
-    duplicates = len(keys) - len(set(keys))
-    empty = sum(1 for k in keys if not (k[1] and k[2] and k[3]))
+    ss, sr, so = stripped
+    duplicates = len(preds) - len(set(zip(preds.sent_ids, ss, sr, so)))
+    empty = sum(1 for a, b, c in zip(ss, sr, so) if not (a and b and c))
 
     tp, fp = int(m.tp.sum()), int(m.fp.sum())
     fn = int(m.fn.sum())

@@ -117,15 +117,18 @@ def _sha256(path: Path) -> str:
 
 
 def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
-    import pyarrow.compute as pc
+    from ...paths import dataset_dir
 
-    from ...data import load_table, parquet_path
-
-    path = parquet_path("benchie", config, "test")
+    # same layout as triplebench.build.writer.parquet_relpath (not imported: it pulls in pyarrow)
+    path = dataset_dir("benchie") / "data" / config / "test-00000-of-00001.parquet"
     digest = _sha256(path) if path.is_file() else ""
     cached = _cache_load(digest, language, facet, config)
     if cached is not None:
         return cached
+    import pyarrow.compute as pc
+
+    from ...data import load_table
+
     table = load_table("benchie", config, "test")
     sent_ids = table.column("sent_id").to_pylist()
     synsets = table.column("synsets").combine_chunks()

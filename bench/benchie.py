@@ -1,0 +1,83 @@
+"""Benchmark: BenchIE gold readiness and scoring speed (prints figures; not a test).
+
+Targets (issue 4; reference on this machine kind: gold load+expand ~1.0 s, 8 EN
+systems ~0.94 s default facet, ~4.9 s C facet):
+  * gold ready (cached index) in a fresh process <= 50 ms;
+  * all 8 EN systems, default facet <= 20 ms; C facet <= 50 ms (warm: index loaded, kernels compiled).
+Needs the built dataset (`make` / `dvc repro`) and ../shared/upstream.
+Usage: `.venv/bin/python bench/benchie.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRROR = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream"))
+SYSTEMS = ("clausie", "minie", "stanford", "openie6", "roi_t", "roi_n", "naive_oie", "m2oie_en")
+
+FRESH = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from triplebench.scoring.benchie.index import load_index
+t1 = time.perf_counter()
+index = load_index(sys.argv[1], sys.argv[2])
+t2 = time.perf_counter()
+from triplebench.scoring.benchie import score
+from triplebench.kernels import benchie as k
+t3 = time.perf_counter()
+r = score([("1", "He", "served as", "Prime Minister")], sys.argv[1], sys.argv[2])
+t4 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "gold_ready": t2 - t1, "first_score_incl_kernel_load": t4 - t3, "synsets": index.n_synsets}))
+"""
+
+
+def system_files() -> list[Path]:
+    base = next(MIRROR.glob("github.com/gkiril/benchie/*/data/oie_systems_explicit_extractions"))
+    return [base / f"{name}_explicit.txt" for name in SYSTEMS]
+
+
+def fresh(lang: str, facet: str, cache: str | None) -> dict:
+    env = dict(os.environ)
+    if cache:
+        env["TRIPLEBENCH_CACHE"] = cache
+    out = subprocess.run([sys.executable, "-c", FRESH, lang, facet], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    sys.path.insert(0, str(ROOT / "src"))
+    from triplebench.scoring.benchie import score
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cold = fresh("en", "default", tmp)
+        warm = [fresh("en", "default", tmp) for _ in range(3)]
+    print(f"EN gold index, fresh process, empty cache (build from parquet): {cold['gold_ready'] * 1000:.0f} ms")
+    print(f"EN gold index, fresh process, cached: {min(w['gold_ready'] for w in warm) * 1000:.1f} ms "
+          f"(+ import of triplebench.scoring.benchie.index {min(w['import'] for w in warm) * 1000:.0f} ms)  target <= 50 ms")
+    print(f"first score in a fresh process (numba kernels from cache): {min(w['first_score_incl_kernel_load'] for w in warm) * 1000:.0f} ms")
+
+    files = system_files()
+    for facet in ("default", "C", "M"):
+        score(files[0], "en", facet)  # index + kernels warm
+    for facet, target in (("default", 20), ("C", 50), ("M", None)):
+        times = []
+        for _ in range(7):
+            t = time.perf_counter()
+            for f in files:
+                score(f, "en", facet)
+            times.append(time.perf_counter() - t)
+        extra = f"  target <= {target} ms" if target else ""
+        print(f"8 EN systems, facet {facet}: median {statistics.median(times) * 1000:.1f} ms, min {min(times) * 1000:.1f} ms "
+              f"(files read, parsed, scored){extra}")
+
+
+if __name__ == "__main__":
+    main()
