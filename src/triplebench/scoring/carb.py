@@ -70,9 +70,11 @@ an empty prediction list/file is an error.
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import string
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -113,12 +115,23 @@ SAID_VERBS = ("said", "told", "added", "adds", "says")
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
 
 
+_KEYS: dict[str, str] = {}
+
+
 def normalize_key(sentence: str) -> str:
-    """The reference sentence key: no spaces, PTB escapes undone, ASCII punctuation removed."""
-    key = sentence.replace(" ", "")
-    for plain, escaped in PTB_ESCAPES:
-        key = key.replace(escaped, plain)
-    return _PUNCT.sub("", key)
+    """The reference sentence key: no spaces, PTB escapes undone, ASCII punctuation removed.
+
+    Memoised (the same sentences come back every epoch / every system)."""
+    key = _KEYS.get(sentence)
+    if key is None:
+        key = sentence.replace(" ", "")
+        for plain, escaped in PTB_ESCAPES:
+            key = key.replace(escaped, plain)
+        key = _PUNCT.sub("", key)
+        if len(_KEYS) > 1_000_000:
+            _KEYS.clear()
+        _KEYS[sentence] = key
+    return key
 
 
 def resolve_matcher(name: str) -> str:
@@ -179,6 +192,15 @@ class _Encoder:
     def __init__(self, mode: int) -> None:
         self.mode = mode
         self.ids: dict[str, int] = {}
+        self.cache: dict[str, list[int]] = {}  # text -> token ids of text.split()
+
+    def _split_ids(self, text: str) -> list[int]:
+        found = self.cache.get(text)
+        if found is None:
+            found = []
+            self._tok(text.split(), found)
+            self.cache[text] = found
+        return found
 
     def _tok(self, words: Sequence[str], out: list[int]) -> None:
         ids = self.ids
@@ -214,12 +236,23 @@ class _Encoder:
         nargs: list[int] = []
         conf: list[float] = []
         max_len = 0
+        folded = self.mode in (0, 3)
+        split_ids = self._split_ids
         for exts in exts_per_sentence:
             for pred, args, c in exts:
-                for seg in self.segments(pred, args):
-                    self._tok(seg, toks)
-                    tok_off.append(len(toks))
-                    max_len = max(max_len, len(seg))
+                if folded:  # the default path: cached str.split() ids per distinct text
+                    texts = [pred, args[0], " ".join(args[1:])] if len(args) >= 2 else [pred, *args]
+                    for text in texts:
+                        ids = split_ids(text)
+                        toks.extend(ids)
+                        tok_off.append(len(toks))
+                        if len(ids) > max_len:
+                            max_len = len(ids)
+                else:
+                    for seg in self.segments(pred, args):
+                        self._tok(seg, toks)
+                        tok_off.append(len(toks))
+                        max_len = max(max_len, len(seg))
                 seg_off.append(len(tok_off) - 1)
                 if gold:
                     f = 0
@@ -346,7 +379,12 @@ def records_from(predictions: Any, fmt: str | None = None) -> tuple[list[dict], 
 def group_records(records: list[dict]) -> list[tuple[str, list[Ext]]]:
     grouped: dict[str, list[Ext]] = {}
     for rec in records:
-        grouped.setdefault(rec["sentence"], []).append((rec["predicate"], list(rec["arguments"]), float(rec["confidence"])))
+        ext = (rec["predicate"], rec["arguments"], float(rec["confidence"]))
+        found = grouped.get(rec["sentence"])
+        if found is None:
+            grouped[rec["sentence"]] = [ext]
+        else:
+            found.append(ext)
     return list(grouped.items())
 
 
@@ -379,7 +417,14 @@ def gold_groups_from_tsv(path: str | PathLike[str]) -> list[tuple[str, list[Ext]
 # -- the engine ---------------------------------------------------------------------------------
 
 
-def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple[str, list[Ext]]]]], matcher: str, binary: bool):
+def prepare_gold(gold: list[tuple[str, list[Ext]]], binary: bool) -> tuple[list[tuple[str, list[Ext]]], int]:
+    """Normalised (and, with ``binary``, binarised) gold groups and the number of key collisions."""
+    gold_n, collisions, _ = _normalise_groups(gold)
+    return (binarize(gold_n) if binary else gold_n), collisions
+
+
+def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple[str, list[Ext]]]]], matcher: str, binary: bool,
+                    *, encoder: "_Encoder | None" = None, gold_cache: dict | None = None):
     """Batched CaRB evaluation of independent problems (one kernel call for all).
 
     Each problem is ``(gold_groups, predicted_groups)`` (raw sentence keys, as the
@@ -389,7 +434,9 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
     from ..kernels import carb as K
 
     mode = MATCHERS[matcher]
-    enc = _Encoder(mode)
+    enc = encoder if encoder is not None else _Encoder(mode)
+    if gold_cache is not None and len(problems) != 1:
+        raise ValueError("gold_cache serves exactly one problem")
     g_lists: list[list[Ext]] = []
     p_lists: list[list[Ext]] = []
     t_len: list[int] = []
@@ -398,10 +445,14 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
     meta = []
     slot = 0
     for gold, pred in problems:
-        gold_n, g_coll, _ = _normalise_groups(gold)
+        if gold_cache is not None and "groups" in gold_cache:
+            gold_n, g_coll = gold_cache["groups"]
+        else:
+            gold_n, g_coll = prepare_gold(gold, binary)
+            if gold_cache is not None:
+                gold_cache["groups"] = (gold_n, g_coll)
         pred_n, p_coll, p_dropped = _normalise_groups(pred)
         if binary:
-            gold_n = binarize(gold_n)
             pred_n = binarize(pred_n)
         pred_map = dict(pred_n)
         all_conf = np.fromiter((e[2] for _, exts in pred_n for e in exts), dtype=np.float64)
@@ -438,7 +489,12 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
             }
         )
         slot += len(thresholds)
-    g = enc.encode(g_lists, gold=True)
+    if gold_cache is not None and "encoded" in gold_cache:
+        g = gold_cache["encoded"]
+    else:
+        g = enc.encode(g_lists, gold=True)
+        if gold_cache is not None:
+            gold_cache["encoded"] = g
     p = enc.encode(p_lists, gold=False)
     n_g = np.diff(g["ext"])
     n_p = np.diff(p["ext"])
@@ -456,6 +512,19 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
     pieces = K.sentence_pieces(g["ext"], p["ext"], pair_off, prec, rec, p["conf"], p_cidx, t_len_a)
     acc = K.accumulate(*pieces, t_off_a, slot)
     return meta, pieces, acc
+
+
+@contextmanager
+def _no_gc():
+    """Pause the cyclic GC: building ~10^5 small tuples/lists otherwise triggers full
+    collections over the caller's (often large) heap, which dominated the run time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _slice_pieces(pieces, lo: int, hi: int):
@@ -496,6 +565,8 @@ class CarbScorer:
         self.binary = bool(binary)
         self.gold_source = "dataset" if gold is None else str(gold)
         self.gold = gold_groups(split) if gold is None else gold_groups_from_tsv(gold)
+        self._encoder = _Encoder(MATCHERS[self.matcher])
+        self._gold_cache: dict = {}
 
     @property
     def signature(self) -> str:
@@ -512,10 +583,13 @@ class CarbScorer:
         return self.prepare_records(records, skipped)
 
     def prepare_records(self, records: list[dict], skipped: dict[str, int] | None = None) -> Prepared:
-        groups = group_records(records)
-        meta, pieces, acc = evaluate_groups([(self.gold, groups)], self.matcher, self.binary)
-        counts = dict(meta[0]["counts"])
-        counts.update(_input_counts(records))
+        with _no_gc():
+            groups = group_records(records)
+            meta, pieces, acc = evaluate_groups(
+                [(self.gold, groups)], self.matcher, self.binary, encoder=self._encoder, gold_cache=self._gold_cache
+            )
+            counts = dict(meta[0]["counts"])
+            counts.update(_input_counts(records))
         for reason, n in (skipped or {}).items():
             counts[f"skipped: {reason}"] = n
         prepared = Prepared(meta[0]["thresholds"], pieces, counts, meta[0]["gold_keys"])
@@ -566,20 +640,13 @@ class CarbScorer:
 
 
 def _input_counts(records: list[dict]) -> dict[str, int]:
-    seen: dict[str, set] = {}
-    duplicates = 0
-    for rec in records:
-        key = (rec["predicate"], tuple(rec["arguments"]))
-        bucket = seen.setdefault(rec["sentence"], set())
-        if key in bucket:
-            duplicates += 1
-        bucket.add(key)
+    distinct = {(r["sentence"], r["predicate"], *r["arguments"], len(r["arguments"])) for r in records}
     return {
         "input_extractions": len(records),
-        "duplicate_extractions": duplicates,
+        "duplicate_extractions": len(records) - len(distinct),
         "empty_predicates": sum(1 for r in records if not r["predicate"].strip()),
         "no_arguments": sum(1 for r in records if not r["arguments"]),
-        "infinite_confidences": sum(1 for r in records if math.isinf(float(r["confidence"]))),
+        "infinite_confidences": sum(1 for r in records if r["confidence"] in (math.inf, -math.inf)),
     }
 
 
