@@ -1,0 +1,266 @@
+"""Judges for FS and GS.
+
+A judge answers two questions with the paper's prompt templates (the
+``prompts`` config of the dataset; placeholders ``$TEXT$`` and ``$TRIPLE$``, the
+triple inserted as ``json.dumps(triple)`` like the reference):
+
+* :meth:`Judge.factualness` ``[(text, triple)] -> [bool | None]`` (None: no verdict);
+* :meth:`Judge.granularity` ``[triple] -> [int | None]`` (number of sub-triples).
+
+Backends:
+
+* ``archived``: the GPT-3.5-Turbo-Instruct verdicts archived upstream (the
+  ``judgments`` config). A verdict is looked up by (text, ``json.dumps(triple)``)
+  for factualness and by ``json.dumps(triple)`` for granularity (the granularity
+  prompt does not contain the text). With ``model=``/``seed=`` only that run's
+  verdicts are used; otherwise the first run (sorted by model, seed) that judged
+  the triple. Triples never judged upstream get None (counted as missing).
+* ``openai``: any OpenAI-compatible completions (``api="completions"``, the
+  reference's call: ``gpt-3.5-turbo-instruct``, temperature 0.3, max_tokens 10
+  for FS / 200 for GS) or chat endpoint (``api="chat"``), with bounded
+  concurrency, timeouts, retries with backoff on 429/5xx and a persistent SQLite
+  cache keyed by (endpoint model, template sha256, text, triple): a rerun costs no
+  calls and an interrupted run resumes (every answer is committed as it arrives).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Protocol, Sequence
+
+from ...errors import TripleBenchError
+from .http import EndpointError, post_json
+from .parsing import count_splits, is_well_formed_factualness, parse_factualness
+
+Triple = Sequence[Any]
+
+
+def triple_key(triple: Triple) -> str:
+    """``json.dumps(list(triple))``: the string the reference put in prompts and keys."""
+    return json.dumps(list(triple))
+
+
+class Judge(Protocol):
+    name: str
+
+    def factualness(self, items: Sequence[tuple[str, Triple]], progress: Callable[[int], None] | None = None) -> list[bool | None]:
+        ...
+
+    def granularity(self, triples: Sequence[Triple], progress: Callable[[int], None] | None = None) -> list[int | None]:
+        ...
+
+
+def load_prompts() -> dict[str, str]:
+    """The judge templates from the built dataset (``prompts`` config)."""
+    from ...data import load_records
+
+    return {row["name"]: row["template"] for row in load_records("genres", "prompts", "train")}
+
+
+class ArchivedJudge:
+    """Serves the upstream verdicts from the ``judgments`` config."""
+
+    def __init__(self, set_name: str, model: str | None = None, seed: int | None = None) -> None:
+        from ...data import load_table
+
+        self.set = set_name
+        self.model = model
+        self.seed = seed
+        self.name = "archived" + (f":{model}" if model else "") + (f":{seed}" if seed is not None else "")
+        judgments = load_table("genres", "judgments", "test")
+        predictions = load_table("genres", "predictions", "test")
+        wanted = self._filter(judgments)
+        self._fs: dict[tuple[str, str], bool] = {}
+        self._gs: dict[str, int] = {}
+        preds_by_run: dict[tuple, dict[str, list[str]]] = {}
+        for row in self._filter(predictions):
+            run = (row["model"], row["seed"], row["sample"])
+            preds_by_run.setdefault(run, {})[row["text"]] = [t["raw"] for t in row["triples"]]
+        for row in sorted(wanted, key=lambda r: (r["model"], r["seed"], r["sample"])):
+            run = (row["model"], row["seed"], row["sample"])
+            fs = row["factualness"]
+            if fs is not None:
+                keys = preds_by_run.get(run, {}).get(row["text"])
+                if keys is not None and len(keys) == len(fs["supported"]):
+                    for key, verdict in zip(keys, fs["supported"]):
+                        self._fs.setdefault((row["text"], key), verdict)
+            for item in row["granularity"] or ():
+                self._gs.setdefault(item["triple"], item["splits"])
+
+    def _filter(self, table) -> list[dict]:
+        import pyarrow.compute as pc
+
+        mask = pc.equal(table["set"], self.set)
+        if self.model is not None:
+            mask = pc.and_(mask, pc.equal(table["model"], self.model))
+        if self.seed is not None:
+            mask = pc.and_(mask, pc.equal(table["seed"], self.seed))
+        return table.filter(mask).to_pylist()
+
+    def factualness(self, items, progress=None):
+        out = [self._fs.get((text, triple_key(triple))) for text, triple in items]
+        if progress:
+            progress(len(items))
+        return out
+
+    def granularity(self, triples, progress=None):
+        out = [self._gs.get(triple_key(t)) for t in triples]
+        if progress:
+            progress(len(triples))
+        return out
+
+
+class JudgeCache:
+    """Persistent reply cache (SQLite, one committed row per answer)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+
+    @staticmethod
+    def key(model: str, template_sha: str, text: str, triple: str) -> str:
+        return hashlib.sha256("\x1f".join((model, template_sha, text, triple)).encode("utf-8")).hexdigest()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def put(self, key: str, reply: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, reply))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM replies").fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def default_cache_path() -> Path:
+    base = os.environ.get("TRIPLEBENCH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "triplebench")
+    return Path(base) / "genres-judge.sqlite"
+
+
+class OpenAIJudge:
+    """GPT-style judge behind any OpenAI-compatible endpoint."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        api: str = "completions",
+        concurrency: int = 8,
+        timeout: float = 60.0,
+        retries: int = 5,
+        backoff: float = 1.0,
+        temperature: float = 0.3,
+        cache: str | Path | None | bool = None,
+        prompts: dict[str, str] | None = None,
+    ) -> None:
+        if api not in ("completions", "chat"):
+            raise TripleBenchError(f"judge api must be 'completions' or 'chat', got {api!r}")
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        self.model = model or os.environ.get("GENRES_JUDGE_MODEL") or "gpt-3.5-turbo-instruct"
+        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.api = api
+        self.concurrency = max(1, int(concurrency))
+        self.timeout, self.retries, self.backoff, self.temperature = timeout, retries, backoff, temperature
+        templates = prompts if prompts is not None else load_prompts()
+        self.templates = {name: text.strip() for name, text in templates.items()}
+        self.template_sha = {n: hashlib.sha256(t.encode("utf-8")).hexdigest() for n, t in self.templates.items()}
+        self.cache = None if cache is False else JudgeCache(cache or default_cache_path())
+        self.calls = 0
+        self.cache_hits = 0
+        self.unparsable = 0
+        self._count_lock = threading.Lock()
+        self.name = f"openai:{self.model}"
+
+    def _complete(self, prompt: str, max_tokens: int) -> str:
+        payload: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens, "temperature": self.temperature}
+        if self.api == "completions":
+            payload["prompt"] = prompt
+            url = f"{self.base_url}/completions"
+        else:
+            payload["messages"] = [{"role": "user", "content": prompt}]
+            url = f"{self.base_url}/chat/completions"
+        reply = post_json(url, payload, api_key=self.api_key, timeout=self.timeout, retries=self.retries, backoff=self.backoff)
+        try:
+            choice = reply["choices"][0]
+            text = choice["text"] if self.api == "completions" else choice["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise EndpointError(f"{url}: malformed reply (no choices[0] text): {str(reply)[:120]}") from None
+        if not isinstance(text, str):
+            raise EndpointError(f"{url}: malformed reply (choice text is {type(text).__name__})")
+        return text
+
+    def _ask(self, template: str, text: str, triple: str, max_tokens: int) -> str:
+        key = None
+        if self.cache is not None:
+            key = JudgeCache.key(self.model, self.template_sha[template], text, triple)
+            hit = self.cache.get(key)
+            if hit is not None:
+                with self._count_lock:
+                    self.cache_hits += 1
+                return hit
+        prompt = self.templates[template].replace("$TEXT$", text).replace("$TRIPLE$", triple)
+        answer = self._complete(prompt, max_tokens)
+        with self._count_lock:
+            self.calls += 1
+        if self.cache is not None and key is not None:
+            self.cache.put(key, answer)
+        return answer
+
+    def _map(self, fn, jobs, progress):
+        results: list[Any] = [None] * len(jobs)
+
+        def run(i):
+            results[i] = fn(*jobs[i])
+            if progress:
+                progress(1)
+
+        if self.concurrency == 1:
+            for i in range(len(jobs)):
+                run(i)
+        else:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                for future in [pool.submit(run, i) for i in range(len(jobs))]:
+                    future.result()
+        return results
+
+    def factualness(self, items, progress=None):
+        jobs = [(text, triple_key(triple)) for text, triple in items]
+        replies = self._map(lambda text, t: self._ask("fact_checker", text, t, 10), jobs, progress)
+        out = []
+        for reply in replies:
+            if not is_well_formed_factualness(reply):
+                self.unparsable += 1
+            out.append(parse_factualness(reply))
+        return out
+
+    def granularity(self, triples, progress=None):
+        jobs = [("", triple_key(t)) for t in triples]
+        replies = self._map(lambda _text, t: self._ask("granularity_checker", "", t, 200), jobs, progress)
+        return [count_splits(reply) for reply in replies]
+
+
+def get_judge(spec: "str | Judge | None", set_name: str, **options) -> Judge:
+    if spec is None or spec == "archived":
+        return ArchivedJudge(set_name, model=options.get("model"), seed=options.get("seed"))
+    if spec == "openai":
+        return OpenAIJudge(**options)
+    if isinstance(spec, str):
+        raise TripleBenchError(f"unknown judge {spec!r}: expected 'archived', 'openai' or an object")
+    return spec

@@ -1,0 +1,186 @@
+"""Topic models for TS: one LDA per set, trained with scikit-learn.
+
+Why scikit-learn, not gensim (the reference's library): it is already a
+dependency of the ``genres`` extra, its online variational Bayes is the same
+algorithm family as gensim's ``LdaModel`` (Hoffman et al. 2010), and a fixed
+``random_state`` makes training deterministic. The paper's LDA pickles are not
+published, so TS cannot be bit-identical either way.
+
+Preprocessing follows the reference: NLTK-style word tokens (see
+:mod:`.tokenize`), drop stop words (scikit-learn's English list; NLTK's is not
+available offline) and tokens that are not alphanumeric; case is kept, as in the
+reference. The triples of a text are concatenated as ``f"{h} {r} {t} ."`` with no
+separator between triples (reference quirk, kept).
+
+Models are stored as ``.npz`` (topic-word matrix, vocabulary, priors) rather than
+pickles; :func:`doc_topics` runs the variational E-step on that matrix.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ...errors import TripleBenchError
+from .tokenize import word_tokenize
+
+TOPICS = {"cdr": 50, "docred": 100, "nyt10m": 150, "wiki20m": 150, "tacred": 150, "wiki80": 150}
+SEED = 2024
+
+
+def _stop_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
+
+
+def preprocess(text: str, stop: frozenset[str] | None = None) -> list[str]:
+    stop = stop if stop is not None else _stop_words()
+    return [w for w in word_tokenize(text) if w not in stop and w.isalnum()]
+
+
+def triples_text(triples: Sequence[Sequence[object]]) -> str:
+    return "".join(f"{t[0]} {t[1]} {t[2]} ." for t in triples)
+
+
+class TopicModel:
+    def __init__(self, components: np.ndarray, vocab: list[str], alpha: float, set_name: str, seed: int) -> None:
+        self.components = components.astype(np.float64)
+        self.vocab = vocab
+        self.index = {w: i for i, w in enumerate(vocab)}
+        self.alpha = alpha
+        self.set = set_name
+        self.seed = seed
+        from scipy.special import psi
+
+        # E[log beta] for the variational E-step
+        self.exp_elog_beta = np.exp(psi(self.components) - psi(self.components.sum(axis=1))[:, None])
+        self._stop = _stop_words()
+
+    @property
+    def n_topics(self) -> int:
+        return self.components.shape[0]
+
+    def doc_topics(self, text: str, max_iter: int = 100, tol: float = 1e-3) -> np.ndarray:
+        """Normalised topic distribution of one text (uniform for an empty document)."""
+        from scipy.special import psi
+
+        ids: dict[int, int] = {}
+        for word in preprocess(text, self._stop):
+            j = self.index.get(word)
+            if j is not None:
+                ids[j] = ids.get(j, 0) + 1
+        k = self.n_topics
+        if not ids:
+            return np.full(k, 1.0 / k)
+        cols = np.fromiter(ids.keys(), dtype=np.int64)
+        counts = np.fromiter(ids.values(), dtype=np.float64)
+        beta = self.exp_elog_beta[:, cols]
+        gamma = np.ones(k)
+        exp_elog_theta = np.exp(psi(gamma) - psi(gamma.sum()))
+        for _ in range(max_iter):
+            last = gamma
+            norm = exp_elog_theta @ beta + 1e-100
+            gamma = self.alpha + exp_elog_theta * (beta @ (counts / norm))
+            exp_elog_theta = np.exp(psi(gamma) - psi(gamma.sum()))
+            if np.mean(np.abs(gamma - last)) < tol:
+                break
+        return gamma / gamma.sum()
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".lda-", suffix=".npz", dir=path.parent)
+        os.close(fd)
+        try:
+            np.savez_compressed(
+                tmp,
+                components=self.components.astype(np.float32),
+                vocab=np.array(self.vocab, dtype=str),
+                alpha=np.array(self.alpha),
+                set=np.array(self.set),
+                seed=np.array(self.seed),
+            )
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TopicModel":
+        path = Path(path)
+        if not path.is_file():
+            raise TripleBenchError(f"{path}: no topic model; run `dvc repro lda_genres` (or `triplebench-genres-lda`)")
+        with np.load(path, allow_pickle=False) as npz:
+            return cls(npz["components"], npz["vocab"].tolist(), float(npz["alpha"]), str(npz["set"]), int(npz["seed"]))
+
+
+def kl_divergence(p: np.ndarray, q: np.ndarray) -> float:
+    """KL(p || q) over dense distributions (terms with p = 0 contribute 0)."""
+    mask = p > 0
+    return float(np.sum(p[mask] * np.log(p[mask] / np.maximum(q[mask], 1e-300))))
+
+
+def topical_similarity(model: TopicModel, text: str, triples: Sequence[Sequence[object]]) -> float:
+    """exp(-KL(LDA(D) || LDA(T_concat)))."""
+    return float(np.exp(-kl_divergence(model.doc_topics(text), model.doc_topics(triples_text(triples)))))
+
+
+def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed: int = SEED, max_iter: int = 10) -> TopicModel:
+    from sklearn.decomposition import LatentDirichletAllocation
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    stop = _stop_words()
+    vectorizer = CountVectorizer(analyzer=lambda doc: preprocess(doc, stop), min_df=2)
+    counts = vectorizer.fit_transform(texts)
+    k = n_topics or TOPICS[set_name]
+    lda = LatentDirichletAllocation(
+        n_components=k, learning_method="online", batch_size=512, max_iter=max_iter, random_state=seed, n_jobs=1
+    )
+    lda.fit(counts)
+    return TopicModel(lda.components_, vectorizer.get_feature_names_out().tolist(), float(lda.doc_topic_prior_), set_name, seed)
+
+
+def model_path(set_name: str) -> Path:
+    from ...paths import project_root
+
+    return project_root() / "models" / "genres" / "lda" / f"{set_name}.npz"
+
+
+def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = None) -> dict[str, Path]:
+    from ...data import load_table
+
+    corpora = load_table("genres", "corpora", "train")
+    written = {}
+    for name in sets or TOPICS:
+        import pyarrow.compute as pc
+
+        texts = corpora.filter(pc.equal(corpora["set"], name))["text"].to_pylist()
+        model = train(name, texts)
+        target = Path(out_dir) / f"{name}.npz" if out_dir else model_path(name)
+        model.save(target)
+        written[name] = target
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description="Train the GenRES per-set LDA topic models (DVC stage lda_genres).")
+    parser.add_argument("--sets", default=",".join(TOPICS))
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args(argv)
+    for name in args.sets.split(","):
+        start = time.perf_counter()
+        path = train_all([name], args.out)[name]
+        print(f"lda {name}: {TOPICS[name]} topics -> {path} ({time.perf_counter() - start:.1f}s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
