@@ -131,7 +131,9 @@ def slot_errors(
     index = load_index(language, facet, gold_path)
     m = match(preds, index)
     fp_rows = np.flatnonzero((m.sent_idx >= 0) & ~m.is_tp)
-    gold = _gold_slots(language, "default" if facet == "C" else facet, str(gold_path) if gold_path else None)
+    from .index import resolve_gold
+
+    gold = _gold_slots(language, "default" if facet == "C" else facet, str(resolve_gold(gold_path)) if gold_path else None)
     pos = {s: k for k, s in enumerate(gold.sent_ids)}
     fp_sent = np.array([pos[preds.sent_ids[i]] for i in fp_rows], dtype=np.int64)
     fp_slots = np.array(

@@ -172,6 +172,34 @@ def _from_gold_file(language: str, path: str | Path) -> GoldIndex:
 _MEMORY: dict[tuple, GoldIndex] = {}
 
 
+def resolve_gold(gold: str | Path) -> Path:
+    """A local path for an E-facet gold given by path or by URL (http, https, file).
+
+    A URL is downloaded once into the cache directory (written to a temporary
+    file, then renamed); the index is then keyed by the file's sha256 as usual.
+    """
+    text = str(gold)
+    if not text.startswith(("http://", "https://", "file://")):
+        return Path(gold)
+    import urllib.error
+    import urllib.request
+
+    target = cache_dir() / "benchie" / f"gold-{hashlib.sha256(text.encode()).hexdigest()[:20]}.txt"
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with urllib.request.urlopen(text, timeout=60) as response:  # noqa: S310 (user-given URL)
+            data = response.read()
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise InputError(text, None, f"cannot download the entity-facet gold: {exc}", field="gold_path") from None
+    fd, tmp = tempfile.mkstemp(prefix=".gold-", dir=target.parent)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(tmp, target)
+    return target
+
+
 def load_index(language: str, facet: str, gold_path: str | Path | None = None) -> GoldIndex:
     """The index of (language, facet); facet E needs ``gold_path`` (a BenchIE-format file)."""
     if facet == "E":
@@ -179,7 +207,8 @@ def load_index(language: str, facet: str, gold_path: str | Path | None = None) -
             raise InputError(
                 None, None, "facet E needs an entity-facet gold file (gold_path=...): upstream has not published BenchIE-E", field="gold_path"
             )
-        key: tuple = (language, facet, str(Path(gold_path).resolve()), Path(gold_path).stat().st_mtime_ns if Path(gold_path).exists() else 0)
+        gold_path = resolve_gold(gold_path)
+        key: tuple = (language, facet, str(gold_path.resolve()), gold_path.stat().st_mtime_ns if gold_path.exists() else 0)
     else:
         key = (language, facet)
     found = _MEMORY.get(key)
