@@ -388,8 +388,51 @@ def group_records(records: list[dict]) -> list[tuple[str, list[Ext]]]:
     return list(grouped.items())
 
 
+def _gold_cache_path(parquet: Path) -> Path | None:
+    import hashlib
+    import os
+
+    try:
+        st = parquet.stat()
+    except OSError:
+        return None
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplebench"
+    tag = hashlib.sha1(f"{parquet.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    return root / f"carb-gold-{parquet.stem}-{tag}.pkl"
+
+
 def gold_groups(split: str) -> list[tuple[str, list[Ext]]]:
-    """The gold of ``split`` from the built dataset, as the reference's gold dict (raw keys)."""
+    """The gold of ``split`` from the built dataset, as the reference's gold dict (raw keys).
+
+    A pickle of the parsed rows is cached under ``~/.cache/triplebench`` keyed by the
+    parquet's path, size and mtime, so a fresh CLI process need not import pyarrow.
+    """
+    import pickle
+
+    from ..paths import dataset_dir
+
+    parquet = dataset_dir(BENCHMARK) / f"data/gold/{split}-00000-of-00001.parquet"
+    cache = _gold_cache_path(parquet)
+    if cache is not None and cache.is_file():
+        try:
+            with cache.open("rb") as handle:
+                return pickle.load(handle)
+        except Exception:  # a corrupt cache is rebuilt
+            pass
+    groups = _gold_groups_from_parquet(split)
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{id(groups)}.tmp")
+            with tmp.open("wb") as handle:
+                pickle.dump(groups, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(cache)
+        except OSError:
+            pass
+    return groups
+
+
+def _gold_groups_from_parquet(split: str) -> list[tuple[str, list[Ext]]]:
     from ..data import load_table
 
     table = load_table(BENCHMARK, "gold", split)
