@@ -117,6 +117,14 @@ def test_nary_conversion_and_jsonl(tmp_path):
                     + json.dumps({"sent_id": 1, "subject": "A", "relation": "b c", "arguments": ["d"]}) + "\n", encoding="utf-8")
     r = score(path, "en", "E", gold_path=gold)
     assert r.nary_converted == 1 and r.tp == 1 and r.fp == 1  # "c d" is not a gold object; "b c"/"d" is
+    r = score([("1", "A", "b", "[the]", "c"), ("1", "A", "b", "the", "d")], "en", "E", gold_path=gold)
+    assert r.nary_converted == 2 and (r.tp, r.fp) == (1, 1)  # "the d" is a realisation of synset 2
+
+
+def test_non_integer_sentence_ids_are_strings(tmp_path):
+    gold = _gold(tmp_path, GOLD)
+    r = score([("01", "A", "b", "c"), ("s1", "A", "b", "c"), (" 1 ", "A", "b", "c")], "en", "E", gold_path=gold)
+    assert r.ignored_unknown == 2 and r.tp == 1  # "01" and "s1" are not "1"; surrounding blanks are stripped
 
 
 def test_concatenation_facet_on_handwritten_gold(built):

@@ -24,7 +24,8 @@ default because each one moves a number somewhere:
 4. **Sentences absent from the gold** are ignored: neither TP nor FP (counted in
    ``ignored_unknown``; ``unknown_sentences="error"`` raises instead). Sentence
    ids are compared as strings (``"019" != "19"``); JSON integers become their
-   decimal string.
+   decimal string. TSV ids are taken as the reference takes them (the line is
+   stripped, the field is not); ids from dicts/JSONL/sequences are stripped.
 5. **Zero division.** TP + FP = 0 gives P = 0.0; P + R = 0 gives F1 = 0.0. Recall
    always has all gold synsets of the language in its denominator, whether or not
    the system extracted anything for a sentence.

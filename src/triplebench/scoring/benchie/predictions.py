@@ -2,8 +2,8 @@
 
 Accepted: a path (``.jsonl``/``.json`` = JSON lines per ``schemas/benchie/prediction``,
 anything else = the upstream ``sent_id<TAB>subject<TAB>relation<TAB>object`` TSV),
-a list of dicts (same fields as the JSONL), a list of 4-sequences
-``(sent_id, subject, relation, object)``, or a ``datasets.Dataset`` with those
+a list of dicts (same fields as the JSONL), a list of sequences
+``(sent_id, subject, relation, object[, object2, ...])`` (n-ary: objects joined), or a ``datasets.Dataset`` with those
 columns. Every error names the source, the line/record (1-based) and the field.
 """
 
@@ -88,11 +88,15 @@ def _add_record(out: Predictions, record: Any, line: int) -> None:
                 out.nary_converted += 1
         out.add(sid, s, r, o, line)
     elif isinstance(record, (list, tuple)):
-        if len(record) != 4:
-            raise InputError(source, line, f"expected (sent_id, subject, relation, object), got {len(record)} items")
+        if len(record) < 4:
+            raise InputError(source, line, f"expected (sent_id, subject, relation, object, ...), got {len(record)} items")
         sid = _sent_id(record[0], source, line)
-        s, r, o = (_check_slot(v, source, line, n) for v, n in zip(record[1:], _SLOTS))
-        out.add(sid, s, r, o, line)
+        s = _check_slot(record[1], source, line, "subject")
+        r = _check_slot(record[2], source, line, "relation")
+        parts = [_check_slot(v, source, line, f"arguments/{k}") for k, v in enumerate(record[3:])]
+        if len(parts) > 1:  # n-ary: later objects joined into the object, as the paper converts them
+            out.nary_converted += 1
+        out.add(sid, s, r, " ".join(parts), line)
     else:
         raise InputError(source, line, f"expected an object with sent_id, subject, relation, object; got {type(record).__name__}")
 
