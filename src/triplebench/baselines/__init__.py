@@ -1,0 +1,1 @@
+"""Baselines of the benchmarks (systems to compare against, not scorers)."""
