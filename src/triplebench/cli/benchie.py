@@ -106,3 +106,32 @@ def score(args: argparse.Namespace) -> int:
             print(f"{name:<10} {b['sentences']:>6} {b['tp']:>5} {b['fp']:>5} {b['fn']:>5} {b['precision']:.4f} {b['recall']:.4f} {b['f1']:.4f}")
     print(result.signature)
     return 0
+
+
+def configure_compare(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Paired bootstrap over BenchIE sentences: F1 of system A minus system B, CI and p-value."
+    parser.add_argument("a", help="predictions of system A (TSV or JSONL)")
+    parser.add_argument("b", help="predictions of system B")
+    parser.add_argument("--lang", default="en", choices=("en", "de", "zh"))
+    parser.add_argument("--facet", default="default", help="default | C | M | E (needs --gold)")
+    parser.add_argument("--gold", help="BenchIE-format gold file for facet E")
+    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true")
+
+
+def compare(args: argparse.Namespace) -> int:
+    from ..scoring.benchie import score as run
+    from ..scoring.benchie.compare import paired_bootstrap
+
+    a = run(args.a, args.lang, args.facet, gold_path=args.gold)
+    b = run(args.b, args.lang, args.facet, gold_path=args.gold)
+    result = paired_bootstrap(a, b, samples=args.samples, seed=args.seed)
+    if args.json:
+        print(result.to_json())
+        return 0
+    print(f"F1 A {result.f1_a:.4f}  F1 B {result.f1_b:.4f}  delta {result.delta:+.4f}  "
+          f"{result.confidence:.0%} CI [{result.ci_low:+.4f}, {result.ci_high:+.4f}]  p {result.p_value:.4f}  "
+          f"({result.samples} paired bootstrap samples of sentences, seed {result.seed})")
+    print(result.signature)
+    return 0
