@@ -197,6 +197,11 @@ def score(
     if references is not None and len(references) != len(triples):
         raise InputError(source, None, f"{len(references)} references but {len(triples)} prediction lists", field="references")
 
+    refs = None
+    if "CS" in wanted:  # resolve the gold first: a text outside the set is an input error, before any model loads
+        refs = references if references is not None else _gold_for(set, texts or [], source)
+        refs, _ = _check_triples(refs, "references", True)
+
     tri, tok = token_stats(triples)
     result_scores: dict[str, float] = {"tri": float(tri.mean()) if len(tri) else 0.0, "tok": float(tok.mean()) if len(tok) else 0.0}
     per_text: dict[str, list[float]] = {"tri": tri.tolist(), "tok": tok.tolist()}
@@ -246,8 +251,6 @@ def score(
             per_text["US"] = us.tolist()
             result_scores["US"] = float(us.mean()) if len(us) else 0.0
         if "CS" in wanted:
-            refs = references if references is not None else _gold_for(set, texts or [], source)
-            refs, _ = _check_triples(refs, "references", True)
             gv, go = triple_vectors(backend, refs, combine)
             if pv.shape[0] == 0 or gv.shape[0] == 0:
                 dim = max(pv.shape[1], gv.shape[1])

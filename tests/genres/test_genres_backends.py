@@ -1,0 +1,218 @@
+"""Scorer behaviour: kernels, bad input, and the OpenAI-compatible judge/embedder
+against a real HTTP server on 127.0.0.1 started by the test."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+import pytest
+
+from triplebench.errors import InputError
+from triplebench.kernels import genres as kernels
+from triplebench.scoring.genres import scorer
+from triplebench.scoring.genres.embedders import CachedEmbedder, OpenAIEmbedder
+from triplebench.scoring.genres.http import EndpointError
+from triplebench.scoring.genres.judges import JudgeCache, OpenAIJudge
+from triplebench.scoring.genres.parsing import count_splits, parse_factualness
+
+PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
+
+
+class Server:
+    """Scripted OpenAI-compatible server: a queue of behaviours, then the default."""
+
+    def __init__(self):
+        self.script: list[str] = []
+        self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with outer.lock:
+                    outer.requests.append({"path": self.path, "body": body})
+                    action = outer.script.pop(0) if outer.script else "ok"
+                if action == "429":
+                    self.send_response(429)
+                    self.end_headers()
+                    return
+                if action == "500":
+                    self.send_response(500)
+                    self.end_headers()
+                    return
+                if action == "sleep":
+                    time.sleep(1.0)
+                if action == "garbage":
+                    payload = b"<html>not json"
+                elif self.path.endswith("/embeddings"):
+                    data = [{"index": i, "embedding": [float(len(s)), 1.0, float(s.count("a"))]} for i, s in enumerate(body["input"])]
+                    payload = json.dumps({"data": data}).encode()
+                else:
+                    prompt = body.get("prompt") or body["messages"][0]["content"]
+                    if "Sub-triples" in prompt:
+                        text = '\n["a", "r", "b"]\n["a", "r", "c"]\nGranularity: 2'
+                    else:
+                        text = " True" if "good" in prompt else " False"
+                    if action == "nonsense":
+                        text = " maybe"
+                    choice = {"text": text} if self.path.endswith("/completions") and "chat" not in self.path else {"message": {"content": text}}
+                    payload = json.dumps({"choices": [choice]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                try:
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture()
+def server():
+    s = Server()
+    yield s
+    s.close()
+
+
+def make_judge(server, tmp_path, **kw):
+    kw.setdefault("backoff", 0.01)
+    kw.setdefault("cache", tmp_path / "cache.sqlite")
+    return OpenAIJudge(base_url=server.url, model="judge-x", prompts=PROMPTS, **kw)
+
+
+def test_judge_retries_then_caches(server, tmp_path):
+    server.script = ["429", "500"]
+    judge = make_judge(server, tmp_path, concurrency=1)
+    items = [("a good text", ["a", "r", "b"]), ("a bad text", ["a", "r", "c"])]
+    assert judge.factualness(items) == [True, False]
+    assert judge.calls == 2 and len(server.requests) == 4  # two retried failures
+    assert judge.granularity([["a", "r", "b"]]) == [2]
+    again = make_judge(server, tmp_path, concurrency=8)
+    before = len(server.requests)
+    assert again.factualness(items) == [True, False] and again.granularity([["a", "r", "b"]]) == [2]
+    assert again.calls == 0 and again.cache_hits == 3 and len(server.requests) == before
+
+
+def test_judge_concurrency_and_chat_api(server, tmp_path):
+    judge = make_judge(server, tmp_path, concurrency=8, api="chat")
+    items = [(f"good text {i}", ["a", "r", str(i)]) for i in range(40)]
+    assert judge.factualness(items) == [True] * 40
+    assert all(r["path"] == "/v1/chat/completions" for r in server.requests)
+    assert len(JudgeCache(tmp_path / "cache.sqlite")) == 40
+
+
+def test_judge_timeout_malformed_and_unparsable(server, tmp_path):
+    server.script = ["sleep", "sleep"]
+    judge = make_judge(server, tmp_path, timeout=0.2, retries=1, cache=False)
+    with pytest.raises(EndpointError, match="gave up after 2 attempts .*timed out"):
+        judge.factualness([("good", ["a", "r", "b"])])
+    server.script = ["garbage"]
+    with pytest.raises(EndpointError, match="malformed reply"):
+        make_judge(server, tmp_path, cache=False).factualness([("good", ["a", "r", "b"])])
+    server.script = ["nonsense"]
+    judge = make_judge(server, tmp_path, cache=False)
+    assert judge.factualness([("good", ["a", "r", "b"])]) == [False] and judge.unparsable == 1
+
+
+def test_interrupted_run_keeps_answers_and_resumes(server, tmp_path):
+    server.script = ["ok", "ok", "500", "500"]
+    judge = make_judge(server, tmp_path, concurrency=1, retries=1)
+    items = [(f"good {i}", ["a", "r", str(i)]) for i in range(3)]
+    with pytest.raises(EndpointError):
+        judge.factualness(items)
+    assert len(JudgeCache(tmp_path / "cache.sqlite")) == 2  # answered ones were committed
+    resumed = make_judge(server, tmp_path, concurrency=1)
+    assert resumed.factualness(items) == [True] * 3 and resumed.calls == 1
+
+
+def test_endpoint_that_never_answers(tmp_path):
+    judge = OpenAIJudge(base_url="http://127.0.0.1:9/v1", prompts=PROMPTS, cache=False, retries=1, backoff=0.01, timeout=0.5)
+    with pytest.raises(EndpointError, match="gave up"):
+        judge.granularity([["a", "r", "b"]])
+
+
+def test_openai_embedder_batches_and_caches(server, tmp_path):
+    emb = CachedEmbedder(OpenAIEmbedder(base_url=server.url, model="emb-x", batch_size=2, backoff=0.01), tmp_path / "e.npz")
+    ids = emb.embed_unique(["aa", "b", "aa", "ccc"])
+    assert ids[0] == ids[2] and emb.matrix.shape == (3, 3)
+    assert np.allclose(np.linalg.norm(emb.matrix, axis=1), 1.0)
+    assert len(server.requests) == 2  # 3 distinct strings, batches of 2
+    again = CachedEmbedder(OpenAIEmbedder(base_url=server.url, model="emb-x"), tmp_path / "e.npz")
+    again.embed_unique(["ccc", "aa"])
+    assert len(server.requests) == 2 and again.calls == 0
+
+
+def test_scorer_us_cs_with_local_embedder(server, tmp_path):
+    emb = CachedEmbedder(OpenAIEmbedder(base_url=server.url, model="emb-x", backoff=0.01))
+    preds = [[["a", "r", "b"], ["a", "r", "b"]], [["x", "y", "z"]], []]
+    refs = [[["a", "r", "b"]], [["aaaa", "rrrr", "b"]], [["q", "q", "q"]]]
+    res = scorer.score(preds, references=refs, set="cdr", scores="US,CS", embedder=emb, phi=0.99)
+    assert res.per_text["US"] == [0.0, 1.0, 0.0]  # duplicates; a lone triple; no triple
+    assert res.per_text["CS"][0] == 1.0 and res.per_text["CS"][2] == 0.0
+    assert "phi:0.99" in res.signature and "embedder:openai:emb-x" in res.signature
+
+
+def test_kernels_by_hand():
+    v = np.array([[1, 0], [1, 0], [0, 1]], dtype=np.float32)
+    off = np.array([0, 3], dtype=np.int64)
+    assert kernels.uniqueness(v, off, 0.5, 1.0)[0] == pytest.approx(4 / 6)
+    gold = np.array([[0, 1], [0.6, 0.8]], dtype=np.float32)
+    assert kernels.completeness(v, off, gold, np.array([0, 2], dtype=np.int64), 0.9)[0] == 0.5
+
+
+@pytest.mark.parametrize(
+    "triple, match",
+    [(["a", "b"], "got 2 elements"), (["a", "b", "c", "d"], "got 4 elements"), (["a", "", "c"], "empty string"), (["a", 3, "c"], "a int")],
+)
+def test_bad_triples_are_refused(triple, match):
+    with pytest.raises(InputError, match=match) as err:
+        scorer.score([[["x", "y", "z"]], [triple]], texts=["t1", "t2"], set="cdr", scores="")
+    assert err.value.line == 2 and err.value.field == "triples/0"
+
+
+def test_lenient_drops_wrong_length_and_counts_zero_tokens():
+    res = scorer.score([[["a", "b"], ["x", None, "z"], ["New York", "is in", "U.S."]]], texts=["t"], set="cdr", scores="", lenient=True)
+    assert res.dropped_triples == 1 and res.per_text["tri"] == [2.0]
+    # (0 + 6) / 2: non-strings count 0 tokens; Treebank splits the final period ("U.S", ".")
+    assert res.per_text["tok"] == [3.0]
+
+
+def test_text_not_in_the_set(built):
+    with pytest.raises(InputError, match="not in the cdr set") as err:
+        scorer.score([[["a", "r", "b"]]], texts=["no such text"], set="cdr", scores="CS", embedder=object())
+    assert err.value.field == "text"
+
+
+def test_archived_judge_serves_upstream_verdicts(built):
+    from triplebench.data import load_records
+
+    row = next(r for r in load_records("genres", "predictions", "test") if r["set"] == "cdr" and r["model"] == "gpt-4" and r["triples"])
+    triples = [[t["head"], t["relation"], t["tail"]] for t in row["triples"]]
+    res = scorer.score([triples], texts=[row["text"]], set="cdr", scores="FS,GS", judge_options={"model": "gpt-4", "seed": 1})
+    assert res.per_text["FS"][0] == pytest.approx(10 / 11)  # the first CDR text: 10 of 11 supported upstream
+    assert not res.missing and "judge:archived:gpt-4:1" in res.signature
+
+
+def test_reply_parsing_on_archived_replies(built):
+    from triplebench.data import load_records
+
+    replies = [g for r in load_records("genres", "judgments", "test")[:50] if r["granularity"] for g in r["granularity"]]
+    assert all(count_splits(g["reply"]) == g["splits"] for g in replies)
+    assert any(g["splits"] == 0 and "N/A" in g["reply"] for g in replies)
+    assert parse_factualness(" True\n") and not parse_factualness("true.") and not parse_factualness("")
