@@ -182,3 +182,19 @@ def test_unicode_normalisation_and_mixed_languages(built):
     zh = score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), "en")
     assert zh.foreign_script > 0.9 * zh.extractions and zh.tp == 0
     assert score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), "zh").foreign_script < 0.1 * zh.extractions
+
+
+def test_jsonl_validated_against_prediction_schema(tmp_path):
+    gold = _gold(tmp_path, GOLD)
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"sent_id": 1, "subject": "A", "relation": "b", "object": "c"}\n'
+                    '{"sent_id": 1, "subject": "A", "relation": ["b"], "object": "c"}\n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        score(path, "en", "E", gold_path=gold)
+    assert (err.value.line, err.value.field) == (2, "relation") and "schema benchie/prediction" in str(err.value)
+    path.write_text('{"sent_id": 1, "subject": "A", "relation": "b"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match="schema benchie/prediction"):
+        score(path, "en", "E", gold_path=gold)
+    path.write_text('{"sent_id": 1, "subject": "A", "relation": "b", "object": "c"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="not JSON"):
+        score(path, "en", "E", gold_path=gold)

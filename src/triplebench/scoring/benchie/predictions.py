@@ -109,6 +109,12 @@ def from_records(records: Iterable[Any], source: str = "<records>") -> Predictio
 
 
 def from_jsonl(lines: list[str], source: str) -> Predictions:
+    """JSON lines, each validated against ``schemas/benchie/prediction.schema.json``."""
+    import jsonschema
+
+    from ...schemas import validator
+
+    check = validator("benchie/prediction")
     out = Predictions(source)
     for line, text in enumerate(lines, start=1):
         if not text.strip():
@@ -117,6 +123,10 @@ def from_jsonl(lines: list[str], source: str) -> Predictions:
             record = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(source, line, f"not JSON: {exc.msg}") from None
+        error = jsonschema.exceptions.best_match(check.iter_errors(record))
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or None
+            raise InputError(source, line, f"{error.message} (schema benchie/prediction)", field=where)
         _add_record(out, record, line)
     return out
 
