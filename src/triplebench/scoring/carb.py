@@ -484,7 +484,6 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
     p_lists: list[list[Ext]] = []
     t_len: list[int] = []
     t_off: list[int] = []
-    cidx_parts: list[np.ndarray] = []
     meta = []
     slot = 0
     for gold, pred in problems:
@@ -509,7 +508,6 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
             p_lists.append(pexts)
             t_len.append(len(thresholds))
             t_off.append(slot)
-            cidx_parts.append(np.searchsorted(thresholds, np.fromiter((e[2] for e in pexts), dtype=np.float64, count=len(pexts))))
         meta.append(
             {
                 "thresholds": thresholds,
@@ -549,7 +547,13 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
         g["seg"], g["toff"], g["tok"], g["flags"], g["nargs"],
         p["seg"], p["toff"], p["tok"], p["nargs"], max(g["max_len"], p["max_len"], 1),
     )
-    p_cidx = np.concatenate(cidx_parts).astype(np.int64) if cidx_parts else np.zeros(0, dtype=np.int64)
+    # threshold index of every predicted extraction, within its problem's thresholds
+    p_cidx = np.zeros(len(p["conf"]), dtype=np.int64)
+    for m in meta:
+        first, last = m["sentences"]
+        lo, hi = p["ext"][first], p["ext"][last]
+        if hi > lo:
+            p_cidx[lo:hi] = np.searchsorted(m["thresholds"], p["conf"][lo:hi])
     t_len_a = np.asarray(t_len, dtype=np.int64)
     t_off_a = np.asarray(t_off, dtype=np.int64)
     pieces = K.sentence_pieces(g["ext"], p["ext"], pair_off, prec, rec, p["conf"], p_cidx, t_len_a)
