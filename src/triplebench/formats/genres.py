@@ -240,3 +240,84 @@ def read_prompt(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(str(path), line, "prompt template is not UTF-8") from None
+
+
+# ------------------------------------------------------------------ user predictions
+
+
+def read_user_predictions(path: Path | str, set_name: str | None = None, lenient: bool = False) -> tuple[list[str], list[list[Any]]]:
+    """A user's predictions: JSONL (one ``{"text" | "text_id", "triples"}`` per line,
+    schema ``genres/user_prediction``) or an upstream-style JSON object
+    ``{text: [[head, relation, tail], ...]}``. Returns (texts, triples per text).
+
+    ``text_id`` needs ``set_name`` (it indexes the set config). Strict mode
+    validates every line against the schema (3 non-empty strings per triple);
+    lenient mode only requires lists and leaves triple checks to the scorer.
+    """
+    from ..schemas import validator
+
+    path = Path(path)
+    source = str(path)
+    data = path.read_bytes()
+    if not data.strip():
+        raise InputError(source, None, "empty file: expected JSONL lines or a JSON object")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(source, line, f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+    stripped = text.lstrip()
+    if stripped.startswith("{") and not path.suffix == ".jsonl":
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            whole = None  # maybe JSONL whose first line is an object
+        if isinstance(whole, dict) and "triples" not in whole:
+            texts, triples = [], []
+            for number, (key, value) in enumerate(whole.items(), start=1):
+                if not isinstance(value, list):
+                    raise InputError(source, number, "expected a list of triples", field="triples")
+                texts.append(key)
+                triples.append(value)
+            return texts, triples
+    check = validator("genres/user_prediction")
+    gold_texts: list[str] | None = None
+    texts, triples = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(source, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(record, dict):
+            raise InputError(source, number, "expected a JSON object with text (or text_id) and triples")
+        if lenient:
+            if not isinstance(record.get("triples"), list):
+                raise InputError(source, number, "expected a list of triples", field="triples")
+        else:
+            import jsonschema
+
+            error = jsonschema.exceptions.best_match(check.iter_errors(record))
+            if error is not None:
+                where = "/".join(str(p) for p in error.absolute_path) or "<record>"
+                raise InputError(source, number, f"{error.message} (schema genres/user_prediction)", field=where)
+        if "text" in record:
+            if not isinstance(record["text"], str) or not record["text"]:
+                raise InputError(source, number, "expected a non-empty string", field="text")
+            texts.append(record["text"])
+        else:
+            if set_name is None:
+                raise InputError(source, number, "text_id needs --set", field="text_id")
+            if gold_texts is None:
+                from ..data import load_table
+
+                gold_texts = load_table("genres", set_name, "test")["text"].to_pylist()
+            tid = record.get("text_id")
+            if not isinstance(tid, int) or isinstance(tid, bool) or not 0 <= tid < len(gold_texts):
+                raise InputError(source, number, f"text_id must be 0..{len(gold_texts) - 1} for {set_name}", field="text_id")
+            texts.append(gold_texts[tid])
+        triples.append(record["triples"])
+    if not texts:
+        raise InputError(source, None, "no prediction lines")
+    return texts, triples
