@@ -76,6 +76,7 @@ import re
 import string
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from os import PathLike
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -228,51 +229,41 @@ class _Encoder:
         return [list(" ".join(args))]  # argMatch iterates characters
 
     def encode(self, exts_per_sentence: list[list[Ext]], gold: bool):
-        ext_off = [0]
-        seg_off = [0]
-        tok_off = [0]
-        toks: list[int] = []
+        """CSR arrays: extractions per sentence, segments per extraction, token ids per segment."""
+        flat = [e for exts in exts_per_sentence for e in exts]
+        if self.mode in (0, 3):  # the default path: folded slots, cached str.split() ids per distinct text
+            seg_texts = [(p, a[0], " ".join(a[1:])) if len(a) >= 2 else (p, *a) for p, a, _ in flat]
+            cache = self.cache
+            split_ids = self._split_ids
+            seg_ids = [cache[t] if t in cache else split_ids(t) for texts in seg_texts for t in texts]
+        else:
+            seg_texts = [self.segments(p, a) for p, a, _ in flat]
+            seg_ids = []
+            for segments in seg_texts:
+                for seg in segments:
+                    ids: list[int] = []
+                    self._tok(seg, ids)
+                    seg_ids.append(ids)
+        seg_len = np.fromiter(map(len, seg_ids), dtype=np.int64, count=len(seg_ids))
+        n_seg = np.fromiter(map(len, seg_texts), dtype=np.int64, count=len(seg_texts))
+        n_ext = np.fromiter(map(len, exts_per_sentence), dtype=np.int64, count=len(exts_per_sentence))
+        total = int(seg_len.sum())
         flags: list[int] = []
-        nargs: list[int] = []
-        conf: list[float] = []
-        max_len = 0
-        folded = self.mode in (0, 3)
-        split_ids = self._split_ids
-        for exts in exts_per_sentence:
-            for pred, args, c in exts:
-                if folded:  # the default path: cached str.split() ids per distinct text
-                    texts = [pred, args[0], " ".join(args[1:])] if len(args) >= 2 else [pred, *args]
-                    for text in texts:
-                        ids = split_ids(text)
-                        toks.extend(ids)
-                        tok_off.append(len(toks))
-                        if len(ids) > max_len:
-                            max_len = len(ids)
-                else:
-                    for seg in self.segments(pred, args):
-                        self._tok(seg, toks)
-                        tok_off.append(len(toks))
-                        max_len = max(max_len, len(seg))
-                seg_off.append(len(tok_off) - 1)
-                if gold:
-                    f = 0
-                    if any(v in pred for v in SAID_VERBS):
-                        f |= 1
-                    if any(w in BE_FORMS for w in pred.split()):
-                        f |= 2
-                    flags.append(f)
-                nargs.append(len(args))
-                conf.append(c)
-            ext_off.append(len(nargs))
+        if gold:
+            for pred, _, _ in flat:
+                f = 1 if any(v in pred for v in SAID_VERBS) else 0
+                if any(w in BE_FORMS for w in pred.split()):
+                    f |= 2
+                flags.append(f)
         return {
-            "ext": np.asarray(ext_off, dtype=np.int64),
-            "seg": np.asarray(seg_off, dtype=np.int64),
-            "toff": np.asarray(tok_off, dtype=np.int64),
-            "tok": np.asarray(toks, dtype=np.int64),
+            "ext": np.concatenate(([0], np.cumsum(n_ext))).astype(np.int64),
+            "seg": np.concatenate(([0], np.cumsum(n_seg))).astype(np.int64),
+            "toff": np.concatenate(([0], np.cumsum(seg_len))).astype(np.int64),
+            "tok": np.fromiter(chain.from_iterable(seg_ids), dtype=np.int64, count=total),
             "flags": np.asarray(flags, dtype=np.int64),
-            "nargs": np.asarray(nargs, dtype=np.int64),
-            "conf": np.asarray(conf, dtype=np.float64),
-            "max_len": max_len,
+            "nargs": np.fromiter((len(a) for _, a, _ in flat), dtype=np.int64, count=len(flat)),
+            "conf": np.fromiter((c for _, _, c in flat), dtype=np.float64, count=len(flat)),
+            "max_len": int(seg_len.max()) if len(seg_len) else 0,
         }
 
 
