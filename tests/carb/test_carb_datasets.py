@@ -202,3 +202,16 @@ def test_gold_reader_strips_like_the_reference(tmp_path):
     groups, count = fmt.read_gold(path)
     assert count == 1
     assert groups == [("He runs .", [{"predicate": "runs", "arguments": ["he", "", "home"]}])]
+
+
+def test_ollie_stanford_reverb_tabbed_positive(tmp_path):
+    ollie = "confidence\targ1\trel\targ2\tenabler\tattribution\ttext\n0.9\tHe\truns\thome\t\t\tHe runs home .\n"
+    stanford = "0\t1\tHe\truns\thome\t0\t1\t1\t2\t2\t3\t1.0\tHe runs home .\n"
+    reverb = "f\t1\tHe\truns\thome\t0\t1\t1\t2\t2\t3\t0.8\tHe runs home .\tPRP VBZ NN .\tB-NP B-VP B-NP O\n"
+    tabbed = "He runs home .\t0.7\truns\tHe\thome\tfast\n"
+    expected = {"ollie": 0.9, "stanford": 1.0, "reverb": 0.8, "tabbed": 0.7}
+    for name, text in (("ollie", ollie), ("stanford", stanford), ("reverb", reverb), ("tabbed", tabbed)):
+        records, _ = fmt.read_predictions(write(tmp_path, f"{name}.txt", text.encode()), name)
+        rec = records[0]
+        assert (rec["sentence"], rec["predicate"], rec["confidence"]) == ("He runs home .", "runs", expected[name])
+        assert rec["arguments"][:2] == ["He", "home"]
