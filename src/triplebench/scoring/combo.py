@@ -63,6 +63,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from os import PathLike
 from typing import Any
 
@@ -114,51 +115,95 @@ class GoldTask:
 
     @classmethod
     def from_mapping(cls, task: str, mapping: Mapping[str, Any], source: str = "<gold>") -> "GoldTask":
-        """``{mention: cluster}`` or ``{mention: [clusters]}`` -> encoded gold (cluster order = first seen)."""
+        """``{mention: cluster}`` or ``{mention: [clusters]}`` -> encoded gold (cluster order = first seen).
+
+        NPC-O mentions may have an empty class list (they belong to no gold cluster).
+        """
         if task not in TASKS:
             raise InputError(source, None, f"unknown subtask {task!r}; expected one of {', '.join(TASKS)}", field="task")
-        mentions: list[str] = []
-        names: dict[Any, int] = {}
-        off = [0]
-        data: list[int] = []
-        for number, (mention, value) in enumerate(mapping.items(), start=1):
-            if not isinstance(mention, str):
-                raise InputError(source, number, f"mention ids are strings, got {type(mention).__name__} {mention!r}", field="mention")
-            values = list(dict.fromkeys(value)) if isinstance(value, (list, tuple, set, frozenset)) else [value]
-            ids = sorted({names.setdefault(v, len(names)) for v in values})
-            mentions.append(mention)
-            data += ids
-            off.append(len(data))
-        g_data = np.asarray(data, dtype=np.int32)
-        g_off = np.asarray(off, dtype=np.int64)
+        mentions = list(mapping.keys())
+        bad = None
+        if not all(issubclass(t, str) for t in set(map(type, mentions))):
+            bad = next(i for i, m in enumerate(mentions) if not isinstance(m, str))
+        if bad is not None:
+            m = mentions[bad]
+            raise InputError(source, bad + 1, f"mention ids are strings, got {type(m).__name__} {m!r}", field="mention")
+        values = list(mapping.values())
+        lengths, flat = _flatten_values(values, source)
+        ids, names = _intern_labels(flat, lengths, source)
+        rows = np.repeat(np.arange(len(mentions), dtype=np.int64), lengths) if lengths is not None else np.arange(len(mentions), dtype=np.int64)
+        n_names = max(len(names), 1)
+        keys = _sorted_unique(rows * n_names + ids)  # sorted by mention then cluster, duplicates dropped (sets)
+        rows, g_data = keys // n_names, (keys % n_names).astype(np.int32)
+        g_off = np.zeros(len(mentions) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(mentions)), out=g_off[1:])
         g_size = np.bincount(g_data, minlength=len(names)).astype(np.int64)
         overlapping = bool(np.any(np.diff(g_off) != 1))
-        gold = cls(task, mentions, {m: i for i, m in enumerate(mentions)}, [str(n) for n in names], g_off, g_data, g_size, overlapping)
+        gold = cls(task, mentions, dict(zip(mentions, range(len(mentions)))), [str(n) for n in names], g_off, g_data, g_size, overlapping)
         if overlapping:
-            sigs: dict[tuple[int, ...], int] = {}
-            sig_of = np.empty(len(mentions), dtype=np.int32)
-            s_off = [0]
-            s_data: list[int] = []
-            for i in range(len(mentions)):
-                key = tuple(data[off[i] : off[i + 1]])
-                sid = sigs.get(key)
-                if sid is None:
-                    sid = sigs[key] = len(sigs)
-                    s_data += key
-                    s_off.append(len(s_data))
-                sig_of[i] = sid
-            gold.sig_of = sig_of
-            gold.sig_off = np.asarray(s_off, dtype=np.int64)
-            gold.sig_data = np.asarray(s_data, dtype=np.int32)
+            gold.sig_of, gold.sig_off, gold.sig_data = _class_sets(g_off, g_data)
         return gold
+
+
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (sort-based: numpy's hash-based ``unique`` is slower on these int keys)."""
+    if keys.size == 0:
+        return keys
+    a = np.sort(keys)
+    mask = np.empty(a.size, dtype=bool)
+    mask[0] = True
+    np.not_equal(a[1:], a[:-1], out=mask[1:])
+    return a[mask]
+
+
+def _class_sets(g_off: np.ndarray, g_data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct gold class sets: (set id of every mention, CSR of the sets' sorted class ids)."""
+    n = len(g_off) - 1
+    lengths = np.diff(g_off)
+    width = int(lengths.max(initial=0))
+    if width <= 64:
+        padded = np.full((n, max(width, 1)), -1, dtype=np.int64)
+        rows = np.repeat(np.arange(n), lengths)
+        padded[rows, np.arange(len(g_data)) - g_off[rows]] = g_data
+        order = np.lexsort(padded.T[::-1])  # rows in lexicographic order
+        ranked = padded[order]
+        new = np.ones(n, dtype=bool)
+        if n > 1:
+            new[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+        sig_of = np.empty(n, dtype=np.int32)
+        sig_of[order] = np.cumsum(new) - 1
+        uniq = ranked[new]
+        keep = uniq >= 0
+        s_off = np.zeros(len(uniq) + 1, dtype=np.int64)
+        np.cumsum(keep.sum(axis=1), out=s_off[1:])
+        return sig_of, s_off, uniq[keep].astype(np.int32)
+    sigs: dict[tuple[int, ...], int] = {}
+    sig_of = np.empty(n, dtype=np.int32)
+    s_off, s_data = [0], []
+    data = g_data.tolist()
+    for i in range(n):
+        key = tuple(data[g_off[i] : g_off[i + 1]])
+        sid = sigs.get(key)
+        if sid is None:
+            sid = sigs[key] = len(sigs)
+            s_data += key
+            s_off.append(len(s_data))
+        sig_of[i] = sid
+    return sig_of, np.asarray(s_off, dtype=np.int64), np.asarray(s_data, dtype=np.int32)
 
 
 @lru_cache(maxsize=8)
 def load_gold(split: str = "validation") -> dict[str, GoldTask]:
     """Every subtask's gold of a built split (the dataset's ``clusters`` config)."""
-    from ..data import load_table
+    import pyarrow.parquet as pq
 
-    table = load_table("combo", "clusters", split)
+    from ..data import parquet_path
+    from ..errors import TripleBenchError
+
+    path = parquet_path("combo", "clusters", split)
+    if not path.is_file():
+        raise TripleBenchError(f"{path}: combo/clusters/{split} is not built; run `dvc repro` (or `make`) in the project root")
+    table = pq.ParquetFile(path).read()
     tasks = table.column("task").to_pylist()
     mentions = table.column("mention").to_pylist()
     clusters = table.column("clusters").to_pylist()
@@ -262,24 +307,68 @@ class ComboResult(ResultMixin):
 # ---------------------------------------------------------------- prediction encoding
 
 
-def _is_collection(value: Any) -> bool:
-    return isinstance(value, (list, tuple, set, frozenset, np.ndarray))
+_COLLECTIONS = (list, tuple, set, frozenset, np.ndarray)
 
 
-def _cluster_key(value: Any, source: str, where: int | None, kinds: set) -> Any:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
-        raise InputError(source, where, f"cluster ids are strings or integers, got {type(value).__name__} {value!r}", field="cluster")
-    kind = str if isinstance(value, str) else int
-    kinds.add(kind)
-    if len(kinds) > 1:
-        raise InputError(source, where, "cluster ids mix strings and integers (is 1 the same cluster as '1'?)", field="cluster")
-    return value if kind is str else int(value)
+def _record_of(position: int, lengths: np.ndarray | None) -> int:
+    """1-based record number of a flattened value."""
+    if lengths is None:
+        return position + 1
+    return int(np.searchsorted(np.cumsum(lengths), position, side="right")) + 1
+
+
+def _flatten_values(values: list, source: str) -> tuple[np.ndarray | None, list]:
+    """All scalars -> (None, values); all collections -> (lengths, concatenation); mixed -> InputError."""
+    if not values:
+        return None, []
+    is_coll = [isinstance(v, _COLLECTIONS) for v in values] if len({type(v) for v in values}) > 1 else None
+    if is_coll is None:
+        first = isinstance(values[0], _COLLECTIONS)
+        if not first:
+            return None, values
+    else:
+        first = is_coll[0]
+        wrong = next((i for i, c in enumerate(is_coll) if c != first), None)
+        if wrong is not None:
+            raise InputError(source, wrong + 1, "mixes single cluster ids and lists of cluster ids", field="cluster")
+        if not first:
+            return None, values
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    return lengths, list(chain.from_iterable(values))
+
+
+def _intern_labels(flat: list, lengths: np.ndarray | None, source: str) -> tuple[np.ndarray, list]:
+    """Cluster ids -> dense ints in first-seen order. Strings or integers, never both, never bool/float/None."""
+    types = set(map(type, flat))
+    if types and all(issubclass(t, str) for t in types):
+        names: dict[str, int] = {}
+        setdefault = names.setdefault
+        ids = np.fromiter((setdefault(v, len(names)) for v in flat), dtype=np.int64, count=len(flat))
+        return ids, list(names)
+    ints = all(issubclass(t, (int, np.integer)) and not issubclass(t, (bool, np.bool_)) for t in types)
+    if types and ints:
+        try:
+            arr = np.asarray(flat, dtype=np.int64)
+        except OverflowError:
+            raise InputError(source, None, "integer cluster ids must fit in 64 bits", field="cluster") from None
+        uniq, first, inverse = np.unique(arr, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(len(uniq), dtype=np.int64)
+        rank[order] = np.arange(len(uniq))
+        return rank[inverse.reshape(-1)], uniq[order].tolist()
+    if not types:
+        return np.zeros(0, dtype=np.int64), []
+    for pos, v in enumerate(flat):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, np.integer)):
+            raise InputError(source, _record_of(pos, lengths), f"cluster ids are strings or integers, got {type(v).__name__} {v!r}", field="cluster")
+    pos = next(i for i, v in enumerate(flat) if not isinstance(v, type(flat[0])) and not (isinstance(v, (int, np.integer)) and isinstance(flat[0], (int, np.integer))))
+    raise InputError(source, _record_of(pos, lengths), "cluster ids mix strings and integers (is 1 the same cluster as '1'?)", field="cluster")
 
 
 def _as_mapping(pred: Any, task: str, source: str, allow_overlap: bool) -> tuple[dict[str, Any], bool | None]:
     """Normalise a mapping or a list of clusters to ``{mention: label | [labels]}``; return it and whether it is overlapping."""
     if isinstance(pred, Mapping):
-        return dict(pred), None
+        return pred, None
     if isinstance(pred, (str, bytes)) or not isinstance(pred, Iterable):
         raise InputError(source, None, f"expected {{mention: cluster}} or a list of clusters, got {type(pred).__name__}")
     out: dict[str, Any] = {}
@@ -330,62 +419,63 @@ def encode_prediction(
     mapping, inferred = _as_mapping(pred, task, source, allow_overlap)
     if not mapping:
         raise InputError(source, None, f"empty clustering for {task}: expected at least one mention", field=task)
-    index = gold.index
     n_gold = gold.n_mentions
-    labels: dict[Any, int] = {}
-    kinds: set = set()
-    pm: list[int] = []
-    pp: list[int] = []
+    keys = list(mapping.keys())
+    get = gold.index.get
+    m_idx = [get(k, -1) for k in keys]
     unknown_ids: dict[str, int] = {}
-    seen_overlap = False
-    flat_values = None
-    for number, (mention, value) in enumerate(mapping.items(), start=1):
-        m = index.get(mention)
-        if m is None:
-            if not isinstance(mention, str):
-                raise InputError(source, number, f"mention ids are strings like '19{SUFFIX[task]}', got {type(mention).__name__} {mention!r}", field="mention")
+    if -1 in m_idx:
+        for pos, (k, m) in enumerate(zip(keys, m_idx)):
+            if m >= 0:
+                continue
+            if not isinstance(k, str):
+                raise InputError(source, pos + 1, f"mention ids are strings like '19{SUFFIX[task]}', got {type(k).__name__} {k!r}", field="mention")
             if unknown == "error":
                 example = gold.mentions[0] if gold.mentions else "?"
                 raise InputError(
-                    source, number,
-                    f"mention {mention!r} is not a {task} mention of the gold (ids look like {example!r}); "
+                    source, pos + 1,
+                    f"mention {k!r} is not a {task} mention of the gold (ids look like {example!r}); "
                     "pass unknown='keep' to score it the reference's way",
                     field="mention",
                 )
-            m = unknown_ids.setdefault(mention, n_gold + len(unknown_ids))
-        is_coll = _is_collection(value)
-        if flat_values is None:
-            flat_values = not is_coll
-        elif flat_values == is_coll:
-            raise InputError(source, number, "mixes single cluster ids and lists of cluster ids", field="cluster")
-        if is_coll:
-            values = list(dict.fromkeys(_cluster_key(v, source, number, kinds) for v in value))
-            if not values:
-                raise InputError(source, number, f"mention {mention!r} has an empty cluster list", field="clusters")
-            if len(values) > 1:
-                if not allow_overlap:
-                    what = "must be non-overlapping" if task not in OVERLAPPING_GOLD else "were declared non-overlapping"
-                    raise InputError(source, number, f"mention {mention!r} is in {len(values)} clusters; {task} predictions {what}", field="clusters")
-                seen_overlap = True
-        else:
-            values = [_cluster_key(value, source, number, kinds)]
-        for v in values:
-            pid = labels.get(v)
-            if pid is None:
-                pid = labels[v] = len(labels)
-            pm.append(m)
-            pp.append(pid)
-    is_overlapping = bool(inferred) if inferred is not None else (not flat_values)
+            m_idx[pos] = unknown_ids.setdefault(k, n_gold + len(unknown_ids))
+    values = list(mapping.values())
+    lengths, flat = _flatten_values(values, source)
+    ids, labels = _intern_labels(flat, lengths, source)
+    m_arr = np.asarray(m_idx, dtype=np.int64)
+    seen_overlap = False
+    if lengths is None:
+        pm, pp = m_arr, ids
+    else:
+        if (lengths == 0).any():
+            pos = int(np.flatnonzero(lengths == 0)[0])
+            raise InputError(source, pos + 1, f"mention {keys[pos]!r} has an empty cluster list", field="clusters")
+        n_lab = max(len(labels), 1)
+        pairs = _sorted_unique(np.repeat(m_arr, lengths) * n_lab + ids)  # a mention lists a cluster once (sets)
+        pm, pp = pairs // n_lab, pairs % n_lab
+        per_mention = np.bincount(pm)
+        if (per_mention > 1).any():
+            if not allow_overlap:
+                first = int(np.flatnonzero(per_mention > 1)[0])
+                pos = m_idx.index(first)
+                what = "must be non-overlapping" if task not in OVERLAPPING_GOLD else "were declared non-overlapping"
+                raise InputError(source, pos + 1, f"mention {keys[pos]!r} is in {per_mention[first]} clusters; {task} predictions {what}", field="clusters")
+            seen_overlap = True
     if overlapping is not None:
         is_overlapping = overlapping
-    elif seen_overlap:
+    elif inferred is not None:
+        is_overlapping = inferred
+    else:
+        is_overlapping = lengths is not None
+    if seen_overlap:
         is_overlapping = True
     if is_overlapping and task not in OVERLAPPING_GOLD:
         raise InputError(source, None, f"{task} predictions must be non-overlapping (one cluster per mention)", field=task)
+    pm = pm.astype(np.int32)
+    pp = pp.astype(np.int32)
+    n_labels = len(labels)
     present = np.zeros(n_gold, dtype=bool)
-    pm_arr = np.asarray(pm, dtype=np.int32)
-    known = pm_arr[pm_arr < n_gold]
-    present[known] = True
+    present[pm[pm < n_gold]] = True
     n_predicted = int(present.sum())
     if n_predicted < n_gold:
         if missing == "error":
@@ -393,11 +483,11 @@ def encode_prediction(
             raise InputError(source, None, f"{n_gold - n_predicted} gold {task} mentions have no predicted cluster (first: {lost!r})", field=task)
         if missing == "singletons":
             extra = np.flatnonzero(~present).astype(np.int32)
-            pm_arr = np.concatenate([pm_arr, extra])
-            pp += list(range(len(labels), len(labels) + len(extra)))
-            n_labels = len(labels) + len(extra)
-            return EncodedPrediction(pm_arr, np.asarray(pp, dtype=np.int32), n_labels, len(unknown_ids), n_gold, is_overlapping)
-    return EncodedPrediction(pm_arr, np.asarray(pp, dtype=np.int32), len(labels), len(unknown_ids), n_predicted, is_overlapping)
+            pm = np.concatenate([pm, extra])
+            pp = np.concatenate([pp, np.arange(n_labels, n_labels + len(extra), dtype=np.int32)])
+            n_labels += len(extra)
+            n_predicted = n_gold
+    return EncodedPrediction(pm, pp, n_labels, len(unknown_ids), n_predicted, is_overlapping)
 
 
 # ---------------------------------------------------------------- scoring
