@@ -67,3 +67,19 @@ def test_random_hac_on_validation(built) -> None:
         assert 0.0 < scores[task]["j_p_to_g"] < scores[task]["j_g_to_p"] < 1.0
     # surface forms carry NPC-E (paper §5.4: trivial baselines ~80% there), not RPC
     assert scores["npc_e_subj"]["avg"] > 0.7 > scores["rpc"]["avg"]
+
+
+@pytest.mark.parametrize("form", ["sep", "triple", "sentence"])
+def test_minilm_span_vectors_on_a_few_triples(form) -> None:
+    tr = base.Triples(
+        [1, 2],
+        {"h": [["paris"], ["paris"]], "r": [["is", "in"], ["lies", "in"]], "t": [["france"], ["europe"]]},
+        [["paris", "is", "in", "france"], ["paris", "lies", "in", "europe"]],
+        {"h": [(0, 1), (0, 1)], "r": [(1, 3), (1, 3)], "t": [(3, 4), (3, 4)]},
+    )
+    emb = base.minilm_embeddings(tr, form)
+    assert all(emb[r].shape == (2, 384) and np.isfinite(emb[r]).all() for r in "hrt")
+    # contextual: the same word 'paris' gets different vectors in different triples
+    assert not np.allclose(emb["h"][0], emb["h"][1])
+    cos = emb["t"] @ emb["t"].T / np.outer(np.linalg.norm(emb["t"], axis=1), np.linalg.norm(emb["t"], axis=1))
+    assert cos[0, 1] < 0.999

@@ -6,8 +6,9 @@ Pipeline, as in the paper and jeffchy/COMBO ``src_dataset/{main,cluster}.py``:
    N(0, 1) vector of 100 dims per word type, a phrase is the mean of its words --
    the reference's ``nn.Embedding`` random init + mean span; ``minilm``:
    all-MiniLM-L6-v2 contextual token vectors mean-pooled over the phrase's
-   sub-words, input form ``sep`` = ``[CLS] h [SEP] r [SEP] t [SEP]`` from the
-   revised phrases or ``sentence`` = the source sentence with the ``pos`` spans);
+   sub-words, input form ``sep`` = ``[CLS] h [SEP] r [SEP] t [SEP]`` or
+   ``triple`` = ``[CLS] h r t [SEP]`` (the reference's ``none``) from the revised
+   phrases, or ``sentence`` = the source sentence with the ``pos`` spans);
 2. standardize each matrix (per-dimension z-score, App. E);
 3. complete-linkage HAC with cosine distance, computed once per matrix
    (``scipy.cluster.hierarchy.linkage``) and cut at each threshold with
@@ -47,7 +48,7 @@ from ..scoring.combo import GoldTask, TABLE2, load_gold, score_task
 ROLE_OF_TASK = {"npc_e_subj": "h", "npc_e_obj": "t", "rpc": "r", "npc_o_subj": "h", "npc_o_obj": "t"}
 ROLES = ("h", "r", "t")
 EMBEDDERS = ("random", "minilm")
-FORMS = ("sep", "sentence")
+FORMS = ("sep", "triple", "sentence")
 
 
 @dataclass
@@ -105,10 +106,10 @@ def minilm_embeddings(triples: Triples, form: str = "sep", batch_size: int = 64)
     model = AutoModel.from_pretrained(path).eval()
     words_roles: list[tuple[list[str], list[int]]] = []
     for i in range(len(triples.tri_ids)):
-        if form == "sep":
+        if form in ("sep", "triple"):
             words, roles = [], []
             for k, role in enumerate(ROLES):
-                if k:
+                if k and form == "sep":
                     words.append(tokenizer.sep_token)
                     roles.append(0)
                 words += triples.names[role][i]
