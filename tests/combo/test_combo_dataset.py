@@ -184,3 +184,13 @@ def test_test_split_is_built_only_when_provided(tmp_path: Path) -> None:
     tables = {(t.config, t.split): t for t in build_combo.build(RawDir(raw))}
     assert set(tables) == {(c, s) for c in ("triples", "clusters") for s in ("validation", "test")}
     assert len(tables["clusters", "test"].records) == 10
+
+
+def test_span_caveat_in_card_is_true(triples_ds, built: Path) -> None:
+    mismatch = {
+        role: sum(r["tokens"][r[role]["start"] : r[role]["end"]] != r[role]["phrase"] for r in triples_ds)
+        for role in ("subject", "relation", "object")
+    }
+    card = (built / "combo" / "README.md").read_text(encoding="utf-8")
+    assert f"for {mismatch['relation']:,} of the {triples_ds.num_rows:,}" in card
+    assert f"relation spans and {mismatch['subject']} subject spans" in card and mismatch["object"] == 0
