@@ -106,6 +106,8 @@ def test_gold_against_itself_is_perfect(built) -> None:
             assert r.macro is None and r.jaccard is not None
             assert (r.jaccard.g_to_p, r.jaccard.p_to_g, r.avg_jaccard) == (1.0, 1.0, 1.0)
             assert (r.jaccard.sorensen_g_to_p, r.jaccard.sorensen_p_to_g) == (1.0, 1.0)
+            assert r.reference_report() == dict.fromkeys(
+                ("jac_for_g_max_p", "jac_for_p_max_g", "sor_for_g_max_p", "sor_for_p_max_g"), 1.0)
         else:
             for prf in (r.macro, r.micro, r.pair):
                 assert (prf.precision, prf.recall, prf.f1) == (1.0, 1.0, 1.0)

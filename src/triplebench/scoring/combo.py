@@ -264,7 +264,8 @@ class SubtaskResult(ResultMixin):
     signature: str
 
     def reference_report(self) -> dict[str, Any]:
-        """The reference's dicts: ``get_metrics`` (rounded to 4 places) and, for NPC-O, ``get_instance_metrics``."""
+        """The reference's dicts: ``get_metrics`` (rounded to 4 places) for a flat prediction,
+        ``get_instance_metrics`` (J and Sørensen, unrounded) for an overlapping NPC-O one."""
         out: dict[str, Any] = {}
         if self.macro is not None:
             for name, prf in (("macro", self.macro), ("micro", self.micro), ("pair", self.pair)):
@@ -273,7 +274,7 @@ class SubtaskResult(ResultMixin):
                 out[f"{name}_f1"] = round(prf.f1, 4)
             out["n_gold"] = self.n_gold
             out["n_pred"] = self.n_pred
-        if self.jaccard is not None:
+        if self.jaccard is not None and self.overlapping_prediction:  # the reference's hierarchy evaluation
             out["jac_for_g_max_p"] = self.jaccard.g_to_p
             out["jac_for_p_max_g"] = self.jaccard.p_to_g
             out["sor_for_g_max_p"] = self.jaccard.sorensen_g_to_p
