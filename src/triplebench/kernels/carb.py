@@ -296,20 +296,37 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
 
 @njit(cache=True)
 def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
-    """Add the pieces sentence by sentence, slot by slot (the reference's summation order)."""
+    """Add the pieces sentence by sentence, slot by slot (the reference's summation order).
+
+    The precision/recall numerators are float sums, so they are added slot by slot in
+    sentence order, exactly like the reference (adding 0.0 changes nothing, so zero
+    pieces are skipped). The denominators are counts: exact in any order, so they go
+    through a difference array.
+    """
     p = np.zeros(n_slots)
-    pl = np.zeros(n_slots)
     r = np.zeros(n_slots)
-    rl = np.zeros(n_slots)
+    dpl = np.zeros(n_slots + 1)
+    drl = np.zeros(n_slots + 1)
     n_sent = pc_off.shape[0] - 1
     for s in range(n_sent):
         off = t_off[s]
         for k in range(pc_off[s], pc_off[s + 1]):
-            for c in range(off + start[k], off + stop[k]):
-                p[c] += vp[k]
-                pl[c] += vpl[k]
-                r[c] += vr[k]
-                rl[c] += vrl[k]
+            a = off + start[k]
+            b = off + stop[k]
+            dpl[a] += vpl[k]
+            dpl[b] -= vpl[k]
+            drl[a] += vrl[k]
+            drl[b] -= vrl[k]
+            x = vp[k]
+            y = vr[k]
+            if x != 0.0:
+                for c in range(a, b):
+                    p[c] += x
+            if y != 0.0:
+                for c in range(a, b):
+                    r[c] += y
+    pl = np.cumsum(dpl)[:n_slots]
+    rl = np.cumsum(drl)[:n_slots]
     return p, pl, r, rl
 
 

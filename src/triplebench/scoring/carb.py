@@ -465,7 +465,6 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
     reference readers build them). Returns per problem a dict with thresholds,
     accumulators, counts and the per-sentence pieces.
     """
-    from ..kernels import carb as K
 
     mode = MATCHERS[matcher]
     enc = encoder if encoder is not None else _Encoder(mode)
@@ -528,16 +527,6 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
         if gold_cache is not None:
             gold_cache["encoded"] = g
     p = enc.encode(p_lists, gold=False)
-    n_g = np.diff(g["ext"])
-    n_p = np.diff(p["ext"])
-    pair_off = np.zeros(len(g_lists) + 1, dtype=np.int64)
-    np.cumsum(n_g * n_p, out=pair_off[1:])
-    be_id = enc.ids.get("be", -1) if mode == 0 else -1
-    prec, rec = K.pair_table(
-        mode, be_id, g["ext"], p["ext"], pair_off,
-        g["seg"], g["toff"], g["tok"], g["flags"], g["nargs"],
-        p["seg"], p["toff"], p["tok"], p["nargs"], max(g["max_len"], p["max_len"], 1),
-    )
     # threshold index of every predicted extraction, within its problem's thresholds
     p_cidx = np.zeros(len(p["conf"]), dtype=np.int64)
     for m in meta:
@@ -545,11 +534,29 @@ def evaluate_groups(problems: list[tuple[list[tuple[str, list[Ext]]], list[tuple
         lo, hi = p["ext"][first], p["ext"][last]
         if hi > lo:
             p_cidx[lo:hi] = np.searchsorted(m["thresholds"], p["conf"][lo:hi])
-    t_len_a = np.asarray(t_len, dtype=np.int64)
-    t_off_a = np.asarray(t_off, dtype=np.int64)
-    pieces = K.sentence_pieces(g["ext"], p["ext"], pair_off, prec, rec, p["conf"], p_cidx, t_len_a)
-    acc = K.accumulate(*pieces, t_off_a, slot)
+    pieces, acc = run_kernels(
+        mode, enc, g, p, p_cidx, np.asarray(t_len, dtype=np.int64), np.asarray(t_off, dtype=np.int64), slot
+    )
     return meta, pieces, acc
+
+
+def run_kernels(mode: int, enc: "_Encoder", g: dict, p: dict, p_cidx: np.ndarray, t_len: np.ndarray, t_off: np.ndarray, n_slots: int):
+    """Pair table -> per-sentence pieces -> accumulators (the one path every caller takes)."""
+    from ..kernels import carb as K
+
+    n_g = np.diff(g["ext"])
+    n_p = np.diff(p["ext"])
+    pair_off = np.zeros(len(n_g) + 1, dtype=np.int64)
+    np.cumsum(n_g * n_p, out=pair_off[1:])
+    be_id = enc.ids.get("be", -1) if mode == 0 else -1
+    prec, rec = K.pair_table(
+        mode, be_id, g["ext"], p["ext"], pair_off,
+        g["seg"], g["toff"], g["tok"], g["flags"], g["nargs"],
+        p["seg"], p["toff"], p["tok"], p["nargs"], max(g["max_len"], p["max_len"], 1),
+    )
+    pieces = K.sentence_pieces(g["ext"], p["ext"], pair_off, prec, rec, p["conf"], p_cidx, t_len)
+    acc = K.accumulate(*pieces, t_off, n_slots)
+    return pieces, acc
 
 
 @contextmanager
@@ -622,17 +629,93 @@ class CarbScorer:
 
     def prepare_records(self, records: list[dict], skipped: dict[str, int] | None = None) -> Prepared:
         with _no_gc():
-            groups = group_records(records)
-            meta, pieces, acc = evaluate_groups(
-                [(self.gold, groups)], self.matcher, self.binary, encoder=self._encoder, gold_cache=self._gold_cache
-            )
-            counts = dict(meta[0]["counts"])
+            if self.binary:  # binarisation rewrites extraction lists: the generic path
+                groups = group_records(records)
+                meta, pieces, acc = evaluate_groups(
+                    [(self.gold, groups)], self.matcher, self.binary, encoder=self._encoder, gold_cache=self._gold_cache
+                )
+                counts = dict(meta[0]["counts"])
+                thresholds, gold_keys = meta[0]["thresholds"], meta[0]["gold_keys"]
+            else:
+                thresholds, pieces, acc, counts = self._prepare_arrays(records)
+                gold_keys = [k for k, _ in self._gold_cache["groups"][0]]
             counts.update(_input_counts(records))
         for reason, n in (skipped or {}).items():
             counts[f"skipped: {reason}"] = n
-        prepared = Prepared(meta[0]["thresholds"], pieces, counts, meta[0]["gold_keys"])
+        prepared = Prepared(thresholds, pieces, counts, gold_keys)
         prepared.acc = acc  # type: ignore[attr-defined]
         return prepared
+
+    def _gold_encoded(self) -> tuple[list[str], dict, int]:
+        cache = self._gold_cache
+        if "groups" not in cache:
+            cache["groups"] = prepare_gold(self.gold, self.binary)
+        if "encoded" not in cache:
+            cache["encoded"] = self._encoder.encode([exts for _, exts in cache["groups"][0]], gold=True)
+        gold_n, collisions = cache["groups"]
+        return [k for k, _ in gold_n], cache["encoded"], collisions
+
+    def _prepare_arrays(self, records: list[dict]):
+        """The same evaluation as :func:`evaluate_groups`, with the predictions grouped by arrays.
+
+        Records are grouped by raw sentence (first-seen order, file order within a group),
+        raw groups by normalised key (the last raw group of a key wins, quirk 1), and the
+        kept records are stably sorted by the gold sentence they belong to.
+        """
+        gold_keys, g, g_coll = self._gold_encoded()
+        n = len(records)
+        sentences = [r["sentence"] for r in records]
+        raw_index: dict[str, int] = {}
+        setdefault = raw_index.setdefault
+        rid = np.array([setdefault(x, len(raw_index)) for x in sentences], dtype=np.int64)
+        conf = np.array([r["confidence"] for r in records], dtype=np.float64)
+        per_raw = np.bincount(rid, minlength=len(raw_index)) if n else np.zeros(0, dtype=np.int64)
+        winner: dict[str, int] = {}
+        collisions = dropped = 0
+        for i, raw in enumerate(raw_index):
+            key = normalize_key(raw)
+            if key in winner:
+                collisions += 1
+                dropped += int(per_raw[winner[key]])
+            winner[key] = i
+        kept_raw = np.zeros(len(raw_index), dtype=bool)
+        kept_raw[list(winner.values())] = True
+        thresholds = np.unique(conf[kept_raw[rid]])
+        gold_pos = np.full(len(raw_index), -1, dtype=np.int64)
+        for s, key in enumerate(gold_keys):
+            r = winner.get(key)
+            if r is not None:
+                gold_pos[r] = s
+        rec_gold = gold_pos[rid]
+        selected = np.nonzero(rec_gold >= 0)[0]
+        order = selected[np.argsort(rec_gold[selected], kind="stable")].tolist()
+        n_ext = np.bincount(rec_gold[selected], minlength=len(gold_keys))
+        exts_in_order = [(records[i]["predicate"], records[i]["arguments"], 0.0) for i in order]
+        p = self._encoder.encode([exts_in_order], gold=False)
+        p["ext"] = np.concatenate(([0], np.cumsum(n_ext))).astype(np.int64)
+        p["conf"] = conf[order] if order else np.zeros(0)
+        p_cidx = np.searchsorted(thresholds, p["conf"]).astype(np.int64)
+        n_gold = len(gold_keys)
+        pieces, acc = run_kernels(
+            MATCHERS[self.matcher], self._encoder, g, p, p_cidx,
+            np.full(n_gold, len(thresholds), dtype=np.int64), np.zeros(n_gold, dtype=np.int64), len(thresholds),
+        )
+        matched = int((gold_pos >= 0).sum())
+        predicted = int(per_raw[kept_raw].sum())
+        counts = {
+            "gold_sentences": n_gold,
+            "gold_extractions": int(g["ext"][-1]),
+            "predicted_sentences": len(winner),
+            "predicted_extractions": predicted,
+            "matched_sentences": matched,
+            "unknown_sentences": len(winner) - matched,
+            "unknown_extractions": predicted - len(order),
+            "gold_key_collisions": g_coll,
+            "key_collisions": collisions,
+            "collision_dropped_extractions": dropped,
+            "thresholds": int(len(thresholds)),
+        }
+        return thresholds, pieces, acc, counts
 
     def result(self, prepared: Prepared, bootstrap: int = 0, seed: int | None = 0, level: float = 0.95) -> CarbResult:
         p, pl, r, rl = prepared.acc  # type: ignore[attr-defined]
@@ -678,12 +761,14 @@ class CarbScorer:
 
 
 def _input_counts(records: list[dict]) -> dict[str, int]:
-    distinct = {(r["sentence"], r["predicate"], *r["arguments"], len(r["arguments"])) for r in records}
+    preds = [r["predicate"] for r in records]
+    args = [r["arguments"] for r in records]
+    distinct = set(zip([r["sentence"] for r in records], preds, map(tuple, args)))
     return {
         "input_extractions": len(records),
         "duplicate_extractions": len(records) - len(distinct),
-        "empty_predicates": sum(1 for r in records if not r["predicate"].strip()),
-        "no_arguments": sum(1 for r in records if not r["arguments"]),
+        "empty_predicates": sum(1 for x in preds if not x.strip()),
+        "no_arguments": sum(1 for a in args if not a),
         "infinite_confidences": sum(1 for r in records if r["confidence"] in (math.inf, -math.inf)),
     }
 
