@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jsonschema
+import jsonschema_rs
 import pyarrow as pa
 
 from .errors import InputError
@@ -53,7 +54,17 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> jsonschema.Draft202012Validator:
+    """The reference (pure Python) validator: used for error messages."""
     return jsonschema.Draft202012Validator(load_schema(name))
+
+
+@lru_cache(maxsize=None)
+def fast_validator(name: str) -> jsonschema_rs.Draft202012Validator:
+    """A compiled draft 2020-12 validator (Rust), ~100x faster on valid records.
+
+    ``format`` is an annotation only, as in the Python validator's default.
+    """
+    return jsonschema_rs.Draft202012Validator(load_schema(name), validate_formats=False)
 
 
 def _type_and_nullable(node: dict[str, Any], where: str) -> tuple[str, bool]:
@@ -104,10 +115,18 @@ def validate_records(name: str, records: Iterable[dict[str, Any]], source: str) 
 
     ``source`` names where the records come from (a file, or ``bench/config/split``)
     and the record number is 1-based.
+
+    Valid records take the compiled fast path; the first invalid one is re-checked
+    by the reference Python validator, whose best-matching error gives the message.
     """
-    check = validator(name)
+    fast = fast_validator(name)
     for number, record in enumerate(records, start=1):
-        error = jsonschema.exceptions.best_match(check.iter_errors(record))
+        if fast.is_valid(record):
+            continue
+        error = jsonschema.exceptions.best_match(validator(name).iter_errors(record))
         if error is not None:
             field = "/".join(str(p) for p in error.absolute_path) or "<record>"
             raise InputError(source, number, f"{error.message} (schema {name})", field=field)
+        rs_error = next(iter(fast.iter_errors(record)))
+        field = "/".join(str(p) for p in rs_error.instance_path) or "<record>"
+        raise InputError(source, number, f"{rs_error.message} (schema {name})", field=field)

@@ -73,3 +73,28 @@ def test_card_front_matter_is_complete(built: Path) -> None:
         for key in ("license", "task_categories", "language", "pretty_name", "configs"):
             assert meta.get(key), f"{benchmark} card lacks {key}"
         assert "```bibtex" in text, f"{benchmark} card lacks its citation"
+
+
+def _mutations(record: dict) -> list[dict]:
+    """Invalid variants of a valid record: a required key dropped, a value of the wrong type, an extra key."""
+    out = []
+    for key, value in record.items():
+        out.append({k: v for k, v in record.items() if k != key})
+        out.append({**record, key: {"wrong": [value]} if not isinstance(value, dict) else 12345})
+    out.append({**record, "__unexpected__": 1})
+    return out
+
+
+@pytest.mark.parametrize("name, entry", built_files(), ids=lambda v: v if isinstance(v, str) else f"{v['config']}/{v['split']}")
+def test_fast_validator_agrees_with_reference_validator(name: str, entry: dict, built: Path) -> None:
+    """The compiled validator the build uses decides exactly as the reference `jsonschema` does."""
+    import pyarrow.parquet as pq
+
+    from triplebench.schemas import fast_validator, validator
+
+    spec = next(s for s in builder_module(name).CONFIGS if s.name == entry["config"])
+    rows = pq.read_table(built / name / "data" / entry["config"] / f"{entry['split']}-00000-of-00001.parquet").slice(0, 50).to_pylist()
+    fast, reference = fast_validator(spec.schema), validator(spec.schema)
+    for row in rows:
+        for candidate in [row, *_mutations(row)]:
+            assert fast.is_valid(candidate) == reference.is_valid(candidate), candidate

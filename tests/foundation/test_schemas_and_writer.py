@@ -43,7 +43,7 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     schema_root.mkdir(parents=True)
     (schema_root / "rec.schema.json").write_text(json.dumps(SCHEMA))
     monkeypatch.setattr(schemas, "schemas_dir", lambda: tmp_path / "schemas")
-    for cached in (schemas.load_schema, schemas.validator, schemas.arrow_schema):
+    for cached in (schemas.load_schema, schemas.validator, schemas.fast_validator, schemas.arrow_schema):
         cached.cache_clear()
     records = {"rows": [{"id": 1, "tokens": ["a", "b"], "score": None, "spans": [{"start": 0, "label": "X", "ok": True}]}]}
     module = types.SimpleNamespace(
@@ -58,7 +58,7 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     out.mkdir(parents=True)
     (out / "README.md").write_text(CARD)
     yield types.SimpleNamespace(records=records, raw=raw, out=out)
-    for cached in (schemas.load_schema, schemas.validator, schemas.arrow_schema):
+    for cached in (schemas.load_schema, schemas.validator, schemas.fast_validator, schemas.arrow_schema):
         cached.cache_clear()
 
 
