@@ -62,10 +62,8 @@ class Genres(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features({"predictions": datasets.Sequence(triple), "references": datasets.Sequence(triple)}),
-                datasets.Features({"predictions": datasets.Sequence(triple)}),
-            ],
+            # references are a keyword argument (optional: looked up by text for the set's texts)
+            features=datasets.Features({"predictions": datasets.Sequence(triple)}),
             reference_urls=["https://github.com/pat-jj/GenRES", "https://aclanthology.org/2024.naacl-long.155/"],
         )
 

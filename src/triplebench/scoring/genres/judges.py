@@ -52,7 +52,9 @@ class Judge(Protocol):
     def factualness(self, items: Sequence[tuple[str, Triple]], progress: Callable[[int], None] | None = None) -> list[bool | None]:
         ...
 
-    def granularity(self, triples: Sequence[Triple], progress: Callable[[int], None] | None = None) -> list[int | None]:
+    def granularity(
+        self, triples: Sequence[Triple], progress: Callable[[int], None] | None = None, texts: Sequence[str] | None = None
+    ) -> list[int | None]:
         ...
 
 
@@ -76,8 +78,11 @@ class ArchivedJudge:
         judgments = load_table("genres", "judgments", "test")
         predictions = load_table("genres", "predictions", "test")
         wanted = self._filter(judgments)
-        self._fs: dict[tuple[str, str], bool] = {}
+        # (text, triple key) -> verdicts in archived order: the k-th occurrence of a
+        # triple in a text gets the k-th verdict (duplicates were judged separately)
+        self._fs: dict[tuple[str, str], list[bool]] = {}
         self._gs: dict[str, int] = {}
+        self._gs_text: dict[tuple[str, str], int] = {}  # the reply the run stored for this text
         preds_by_run: dict[tuple, dict[str, list[str]]] = {}
         for row in self._filter(predictions):
             run = (row["model"], row["seed"], row["sample"])
@@ -88,10 +93,14 @@ class ArchivedJudge:
             if fs is not None:
                 keys = preds_by_run.get(run, {}).get(row["text"])
                 if keys is not None and len(keys) == len(fs["supported"]):
+                    seen_here: dict[str, list[bool]] = {}
                     for key, verdict in zip(keys, fs["supported"]):
-                        self._fs.setdefault((row["text"], key), verdict)
+                        seen_here.setdefault(key, []).append(verdict)
+                    for key, verdicts in seen_here.items():
+                        self._fs.setdefault((row["text"], key), verdicts)
             for item in row["granularity"] or ():
                 self._gs.setdefault(item["triple"], item["splits"])
+                self._gs_text.setdefault((row["text"], item["triple"]), item["splits"])
 
     def _filter(self, table) -> list[dict]:
         import pyarrow.compute as pc
@@ -104,13 +113,25 @@ class ArchivedJudge:
         return table.filter(mask).to_pylist()
 
     def factualness(self, items, progress=None):
-        out = [self._fs.get((text, triple_key(triple))) for text, triple in items]
+        out: list[bool | None] = []
+        occurrence: dict[tuple[str, str], int] = {}
+        for text, triple in items:
+            key = (text, triple_key(triple))
+            verdicts = self._fs.get(key)
+            k = occurrence.get(key, 0)
+            occurrence[key] = k + 1
+            out.append(None if verdicts is None else verdicts[min(k, len(verdicts) - 1)])
         if progress:
             progress(len(items))
         return out
 
-    def granularity(self, triples, progress=None):
-        out = [self._gs.get(triple_key(t)) for t in triples]
+    def granularity(self, triples, progress=None, texts=None):
+        """``texts`` (optional, one per triple) prefers the reply archived for that text."""
+        keys = [triple_key(t) for t in triples]
+        if texts is None:
+            out = [self._gs.get(k) for k in keys]
+        else:
+            out = [self._gs_text.get((text, k), self._gs.get(k)) for text, k in zip(texts, keys)]
         if progress:
             progress(len(triples))
         return out
@@ -250,7 +271,8 @@ class OpenAIJudge:
             out.append(parse_factualness(reply))
         return out
 
-    def granularity(self, triples, progress=None):
+    def granularity(self, triples, progress=None, texts=None):
+        # the granularity prompt has no text: one cached reply per triple
         jobs = [("", triple_key(t)) for t in triples]
         replies = self._map(lambda _text, t: self._ask("granularity_checker", "", t, 200), jobs, progress)
         return [count_splits(reply) for reply in replies]

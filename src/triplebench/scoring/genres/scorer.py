@@ -225,7 +225,11 @@ def score(
             per_text["FS"] = fs
             result_scores["FS"] = _mean_or_zero(fs)
         if "GS" in wanted:
-            splits = judge_obj.granularity([t for _, t in flat], progress("judge GS", len(flat)) if progress else None)
+            gs_progress = progress("judge GS", len(flat)) if progress else None
+            try:
+                splits = judge_obj.granularity([t for _, t in flat], gs_progress, texts=[texts[i] for i, _ in flat] if texts else None)
+            except TypeError:  # a user judge without the optional texts argument
+                splits = judge_obj.granularity([t for _, t in flat], gs_progress)
             per = [[] for _ in triples]
             for (i, _), n in zip(flat, splits):
                 if n is None:

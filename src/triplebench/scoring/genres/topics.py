@@ -130,7 +130,7 @@ def topical_similarity(model: TopicModel, text: str, triples: Sequence[Sequence[
     return float(np.exp(-kl_divergence(model.doc_topics(text), model.doc_topics(triples_text(triples)))))
 
 
-def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed: int = SEED, max_iter: int = 10) -> TopicModel:
+def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed: int = SEED, max_iter: int = 5) -> TopicModel:
     from sklearn.decomposition import LatentDirichletAllocation
     from sklearn.feature_extraction.text import CountVectorizer
 
