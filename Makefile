@@ -1,14 +1,21 @@
-# `make`       installs triplebench in .venv, rebuilds every dataset with `dvc repro`
-#              and prints the summary table.
-# `make test`  the same, then the whole test suite (this is what .ci/run calls).
+# `make`         installs triplebench in .venv, runs `dvc repro` of every dataset and the
+#                cheap report stages, and prints the summary table.
+# `make test`    the same, then the whole test suite (this is what .ci/run calls).
+# `make models`  the model-heavy report stages (MiniLM embeddings, LDA): 10-30 min on 2 cores.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all data test bench clean-venv
+.PHONY: all data test bench models print-default-stages clean-venv
 all: data
+
+# The default pipeline: every dataset (fetch -> build -> validate) and the report
+# stages that take seconds. The model-heavy stages are `make models`.
+DEFAULT_STAGES := validate_carb validate_benchie validate_robust validate_genres validate_combo \
+                  report_carb report_benchie report_combo
+MODEL_STAGES   := report_genres report_combo_minilm
 
 # torch is installed explicitly first so that the genres extra finds the CPU
 # build already satisfied and no resolver pulls a CUDA build.
@@ -20,8 +27,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 data: $(STAMP)
-	HF_HUB_OFFLINE=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
+	HF_HUB_OFFLINE=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(DEFAULT_STAGES)
 	@$(BIN)/triplebench summary
+
+models: $(STAMP)
+	HF_HUB_OFFLINE=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(MODEL_STAGES)
+
+print-default-stages:
+	@echo $(DEFAULT_STAGES)
 
 test: data
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q
