@@ -110,23 +110,31 @@ def arrow_schema(name: str) -> pa.Schema:
     return pa.schema(list(struct))
 
 
+def check_record(name: str, record: Any, source: str, line: int | None) -> None:
+    """Validate one record; an invalid one raises naming source, line/record and field.
+
+    Valid records take the compiled fast path; an invalid one is re-checked by the
+    reference Python validator, whose best-matching error gives the message.
+    """
+    fast = fast_validator(name)
+    if fast.is_valid(record):
+        return
+    error = jsonschema.exceptions.best_match(validator(name).iter_errors(record))
+    if error is not None:
+        field = "/".join(str(p) for p in error.absolute_path) or "<record>"
+        raise InputError(source, line, f"{error.message} (schema {name})", field=field)
+    rs_error = next(iter(fast.iter_errors(record)))
+    field = "/".join(str(p) for p in rs_error.instance_path) or "<record>"
+    raise InputError(source, line, f"{rs_error.message} (schema {name})", field=field)
+
+
 def validate_records(name: str, records: Iterable[dict[str, Any]], source: str) -> None:
     """Validate every record; the first invalid one raises naming record and field.
 
     ``source`` names where the records come from (a file, or ``bench/config/split``)
     and the record number is 1-based.
-
-    Valid records take the compiled fast path; the first invalid one is re-checked
-    by the reference Python validator, whose best-matching error gives the message.
     """
     fast = fast_validator(name)
     for number, record in enumerate(records, start=1):
-        if fast.is_valid(record):
-            continue
-        error = jsonschema.exceptions.best_match(validator(name).iter_errors(record))
-        if error is not None:
-            field = "/".join(str(p) for p in error.absolute_path) or "<record>"
-            raise InputError(source, number, f"{error.message} (schema {name})", field=field)
-        rs_error = next(iter(fast.iter_errors(record)))
-        field = "/".join(str(p) for p in rs_error.instance_path) or "<record>"
-        raise InputError(source, number, f"{rs_error.message} (schema {name})", field=field)
+        if not fast.is_valid(record):
+            check_record(name, record, source, number)

@@ -196,5 +196,5 @@ def test_jsonl_validated_against_prediction_schema(tmp_path):
     with pytest.raises(InputError, match="schema benchie/prediction"):
         score(path, "en", "E", gold_path=gold)
     path.write_text('{"sent_id": 1, "subject": "A", "relation": "b", "object": "c"\n', encoding="utf-8")
-    with pytest.raises(InputError, match="not JSON"):
+    with pytest.raises(InputError, match="invalid JSON"):
         score(path, "en", "E", gold_path=gold)

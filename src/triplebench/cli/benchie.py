@@ -33,15 +33,13 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
 def _labels(spec: str):
     from ..errors import InputError
     from ..formats.benchie import read_text_lines
+    from ..formats.text import parse_json
 
     if spec == "length":
         return "length"
     lines = read_text_lines(spec)
     if spec.endswith(".json"):
-        try:
-            data = json.loads("\n".join(lines))
-        except json.JSONDecodeError as exc:
-            raise InputError(spec, exc.lineno, f"not JSON: {exc.msg}") from None
+        data = parse_json("\n".join(lines), spec)
         if not isinstance(data, dict):
             raise InputError(spec, 1, "expected an object sent_id -> label")
         return {str(k): str(v) for k, v in data.items()}

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import InputError
+from .text import decode
 
 ARROW = " --> "
 SLOTS = ("subject", "relation", "object")
@@ -109,11 +110,7 @@ def read_text_lines(path: str | Path, source: str | None = None) -> list[str]:
 
 
 def decode_lines(data: bytes, source: str) -> list[str]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(source, line, f"not UTF-8: byte {data[exc.start]:#04x} at offset {exc.start}") from None
+    text = decode(data, source)
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():

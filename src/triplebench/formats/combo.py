@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import InputError
+from .text import iter_jsonl, load_json, read_text
 
 TASKS: tuple[str, ...] = ("npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj")
 SUFFIX: dict[str, str] = {"npc_e_subj": "h", "npc_e_obj": "t", "rpc": "r", "npc_o_subj": "hi", "npc_o_obj": "ti"}
@@ -54,21 +55,6 @@ def mention_id(tri_id: int, task: str) -> str:
 
 
 # ---------------------------------------------------------------- upstream file
-
-
-def _load_json(path: Path) -> Any:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
-    if not text.strip():
-        raise InputError(path, None, "empty file: expected a JSON array of ComBO triples")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, exc.lineno, f"invalid JSON (column {exc.colno}): {exc.msg}") from None
 
 
 def _want(cond: bool, path: Path, number: int, field: str, expected: str, got: Any) -> None:
@@ -125,7 +111,7 @@ def _phrase(raw: Any, n_tokens: int, path: Path, number: int, role: str, is_np: 
 def read_triples(path: str | PathLike[str]) -> list[dict[str, Any]]:
     """``combo/triple`` records of an upstream file; errors name the record (1-based) and field."""
     path = Path(path)
-    data = _load_json(path)
+    data = load_json(path, "a JSON array of ComBO triples")
     _want(isinstance(data, list), path, 1, "<file>", "a JSON array of triples", type(data).__name__)
     if not data:
         raise InputError(path, None, "the JSON array is empty: expected ComBO triples")
@@ -181,6 +167,25 @@ def gold_clusters(triples: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- predictions
 
 
+def predictions_from_rows(rows: Iterable[tuple[int, Any]], source: str | PathLike[str]) -> dict[str, dict[str, Any]]:
+    """``{task: {mention: cluster | [clusters]}}`` from numbered prediction rows.
+
+    Each row is validated against ``schemas/combo/prediction.schema.json``; a
+    mention given twice for the same task is an error (give ``clusters`` for an
+    overlapping assignment instead).
+    """
+    from ..schemas import check_record
+
+    out: dict[str, dict[str, Any]] = {}
+    for number, row in rows:
+        check_record("combo/prediction", row, str(source), number)
+        task_map = out.setdefault(row["task"], {})
+        if row["mention"] in task_map:
+            raise InputError(source, number, f"mention {row['mention']!r} already assigned for task {row['task']}", field="mention")
+        task_map[row["mention"]] = row["cluster"] if "cluster" in row else list(row["clusters"])
+    return out
+
+
 def read_predictions_jsonl(path: str | PathLike[str]) -> dict[str, dict[str, Any]]:
     """Predicted clusterings from JSONL: ``{task: {mention: cluster | [clusters]}}``.
 
@@ -188,34 +193,8 @@ def read_predictions_jsonl(path: str | PathLike[str]) -> dict[str, dict[str, Any
     mention given twice for the same task is an error (give ``clusters`` for an
     overlapping assignment instead). Blank lines are skipped.
     """
-    from ..schemas import validator
-
     path = Path(path)
-    check = validator("combo/prediction")
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
-    out: dict[str, dict[str, Any]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, number, f"invalid JSON (column {exc.colno}): {exc.msg}") from None
-        import jsonschema
-
-        error = jsonschema.exceptions.best_match(check.iter_errors(obj))
-        if error is not None:
-            field = "/".join(str(p) for p in error.absolute_path) or "<record>"
-            raise InputError(path, number, f"{error.message} (schema combo/prediction)", field=field)
-        task_map = out.setdefault(obj["task"], {})
-        if obj["mention"] in task_map:
-            raise InputError(path, number, f"mention {obj['mention']!r} already assigned for task {obj['task']}", field="mention")
-        task_map[obj["mention"]] = obj["cluster"] if "cluster" in obj else list(obj["clusters"])
+    out = predictions_from_rows(iter_jsonl(read_text(path, expected=None), path), path)
     if not out:
         raise InputError(path, None, "no predictions: expected JSONL lines {task, mention, cluster|clusters}")
     return out

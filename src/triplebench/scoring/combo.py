@@ -592,22 +592,11 @@ def _split_by_task(predictions: Any, source: str) -> dict[str, Any]:
     except Exception:  # pragma: no cover - foreign objects fall through to the checks below
         pass
     if isinstance(rows, list) and rows and all(isinstance(r, Mapping) for r in rows):
-        from ..schemas import validator
-        import jsonschema
+        from ..formats.combo import predictions_from_rows
 
-        check = validator("combo/prediction")
-        out: dict[str, dict[str, Any]] = {}
-        for number, row in enumerate(rows, start=1):
-            row = {key: val for key, val in row.items() if val is not None}
-            error = jsonschema.exceptions.best_match(check.iter_errors(row))
-            if error is not None:
-                fld = "/".join(str(p) for p in error.absolute_path) or "<record>"
-                raise InputError(source, number, f"{error.message} (schema combo/prediction)", field=fld)
-            task_map = out.setdefault(row["task"], {})
-            if row["mention"] in task_map:
-                raise InputError(source, number, f"mention {row['mention']!r} given twice for {row['task']}", field="mention")
-            task_map[row["mention"]] = row["cluster"] if "cluster" in row else list(row["clusters"])
-        return out
+        # Dataset rows carry None for the unused one of cluster/clusters.
+        numbered = ((n, {k: v for k, v in row.items() if v is not None}) for n, row in enumerate(rows, start=1))
+        return predictions_from_rows(numbered, source)
     raise InputError(
         source, None,
         "expected {task: clustering}, a JSONL path, or rows {task, mention, cluster|clusters}; "

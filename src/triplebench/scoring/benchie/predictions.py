@@ -9,7 +9,6 @@ columns. Every error names the source, the line/record (1-based) and the field.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -110,23 +109,12 @@ def from_records(records: Iterable[Any], source: str = "<records>") -> Predictio
 
 def from_jsonl(lines: list[str], source: str) -> Predictions:
     """JSON lines, each validated against ``schemas/benchie/prediction.schema.json``."""
-    import jsonschema
+    from ...formats.text import iter_jsonl
+    from ...schemas import check_record
 
-    from ...schemas import validator
-
-    check = validator("benchie/prediction")
     out = Predictions(source)
-    for line, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(source, line, f"not JSON: {exc.msg}") from None
-        error = jsonschema.exceptions.best_match(check.iter_errors(record))
-        if error is not None:
-            where = "/".join(str(p) for p in error.absolute_path) or None
-            raise InputError(source, line, f"{error.message} (schema benchie/prediction)", field=where)
+    for line, record in iter_jsonl("\n".join(lines), source):
+        check_record("benchie/prediction", record, source, line)
         _add_record(out, record, line)
     return out
 
