@@ -636,10 +636,10 @@ class CarbScorer:
                 )
                 counts = dict(meta[0]["counts"])
                 thresholds, gold_keys = meta[0]["thresholds"], meta[0]["gold_keys"]
+                counts.update(_input_counts(records))
             else:
                 thresholds, pieces, acc, counts = self._prepare_arrays(records)
                 gold_keys = [k for k, _ in self._gold_cache["groups"][0]]
-            counts.update(_input_counts(records))
         for reason, n in (skipped or {}).items():
             counts[f"skipped: {reason}"] = n
         prepared = Prepared(thresholds, pieces, counts, gold_keys)
@@ -665,6 +665,8 @@ class CarbScorer:
         gold_keys, g, g_coll = self._gold_encoded()
         n = len(records)
         sentences = [r["sentence"] for r in records]
+        predicates = [r["predicate"] for r in records]
+        arguments = [r["arguments"] for r in records]
         raw_index: dict[str, int] = {}
         setdefault = raw_index.setdefault
         rid = np.array([setdefault(x, len(raw_index)) for x in sentences], dtype=np.int64)
@@ -690,7 +692,7 @@ class CarbScorer:
         selected = np.nonzero(rec_gold >= 0)[0]
         order = selected[np.argsort(rec_gold[selected], kind="stable")].tolist()
         n_ext = np.bincount(rec_gold[selected], minlength=len(gold_keys))
-        exts_in_order = [(records[i]["predicate"], records[i]["arguments"], 0.0) for i in order]
+        exts_in_order = [(predicates[i], arguments[i], 0.0) for i in order]
         p = self._encoder.encode([exts_in_order], gold=False)
         p["ext"] = np.concatenate(([0], np.cumsum(n_ext))).astype(np.int64)
         p["conf"] = conf[order] if order else np.zeros(0)
@@ -715,6 +717,7 @@ class CarbScorer:
             "collision_dropped_extractions": dropped,
             "thresholds": int(len(thresholds)),
         }
+        counts.update(_column_counts(sentences, predicates, arguments, conf))
         return thresholds, pieces, acc, counts
 
     def result(self, prepared: Prepared, bootstrap: int = 0, seed: int | None = 0, level: float = 0.95) -> CarbResult:
@@ -761,15 +764,20 @@ class CarbScorer:
 
 
 def _input_counts(records: list[dict]) -> dict[str, int]:
-    preds = [r["predicate"] for r in records]
-    args = [r["arguments"] for r in records]
-    distinct = set(zip([r["sentence"] for r in records], preds, map(tuple, args)))
+    conf = np.array([r["confidence"] for r in records], dtype=np.float64)
+    return _column_counts(
+        [r["sentence"] for r in records], [r["predicate"] for r in records], [r["arguments"] for r in records], conf
+    )
+
+
+def _column_counts(sentences: list[str], predicates: list[str], arguments: list[list[str]], conf: np.ndarray) -> dict[str, int]:
+    distinct = set(zip(sentences, predicates, map(tuple, arguments)))
     return {
-        "input_extractions": len(records),
-        "duplicate_extractions": len(records) - len(distinct),
-        "empty_predicates": sum(1 for x in preds if not x.strip()),
-        "no_arguments": sum(1 for a in args if not a),
-        "infinite_confidences": sum(1 for r in records if r["confidence"] in (math.inf, -math.inf)),
+        "input_extractions": len(sentences),
+        "duplicate_extractions": len(sentences) - len(distinct),
+        "empty_predicates": sum(1 for x in predicates if not x.strip()),
+        "no_arguments": sum(1 for a in arguments if not a),
+        "infinite_confidences": int(np.isinf(conf).sum()),
     }
 
 
