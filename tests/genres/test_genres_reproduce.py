@@ -123,13 +123,11 @@ KNOWN = {
     ("wiki20m", "llama-2-70b"): {"FS"},
 }
 
-# NLTK's Punkt sentence splitter is not reimplemented exactly (see tokenize.py):
-# #tok may differ in the second decimal, which flips the printed rounding here.
-TOK_ROUNDING = {
-    ("docred", "gpt-3.5-turbo-instruct"), ("docred", "zephyr-7b-beta"), ("docred", "openchat"),
-    ("nyt10m", "galactica-30b"), ("wiki20m", "zephyr-7b-beta"), ("tacred", "vicuna-1.5-7b"),
-    ("tacred", "llama-2-7b"),
-}
+# #tok where the printed decimal is not reached: NYT10m Galactica prints 8.7 while the
+# repository's own full-precision table has 8.6472 (we get 8.650); TACRED LLaMA-2-7B
+# 6.2546 upstream vs 6.2483 here (Punkt's sentence splitting is approximated, see
+# tokenize.py). Asserted within 0.06 instead.
+TOK_ROUNDING = {("nyt10m", "galactica-30b"), ("tacred", "llama-2-7b")}
 
 
 def one_decimal(x: float) -> float:
