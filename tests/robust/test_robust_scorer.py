@@ -177,7 +177,7 @@ def test_unified_json_file_errors(tmp_path):
 
     bad = tmp_path / "bad.json"
     bad.write_text('[{"ori_sent": "A .", "ori_args": [], "paraphrases": [}]')
-    with pytest.raises(InputError, match="not valid JSON") as err:
+    with pytest.raises(InputError, match="invalid JSON") as err:
         read_unified(bad)
     assert err.value.line == 1
     empty = tmp_path / "empty.json"

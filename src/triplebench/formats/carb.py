@@ -37,7 +37,6 @@ Formats (``FORMATS``):
 from __future__ import annotations
 
 import io
-import json
 import math
 from dataclasses import dataclass, field
 from os import PathLike
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import InputError
+from .text import decode, iter_jsonl
 
 FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl")
 
@@ -78,11 +78,7 @@ def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[s
         data = Path(path).read_bytes()
     if not data.strip():
         raise InputError(path, None, "empty file: expected at least one non-blank line")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, f"not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+    text = decode(data, path)
     return [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
 
 
@@ -216,21 +212,15 @@ def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> I
 
 def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
     """JSON Lines, one prediction record per line (``schemas/carb/prediction.schema.json``)."""
-    from ..schemas import validate_records
+    from ..schemas import check_record
 
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
+    lines = lines if lines is not None else decode_lines(path)
+    report.lines += len(lines)
+    for raw in lines:
         if not raw.strip():
             report.skip("blank line")
-            continue
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, number, f"not valid JSON: {exc.msg}") from None
-        try:
-            validate_records("carb/prediction", [record], str(path))
-        except InputError as exc:
-            raise InputError(path, number, exc.detail, field=exc.field) from None
+    for number, record in iter_jsonl("\n".join(lines), path):
+        check_record("carb/prediction", record, str(path), number)
         if isinstance(record["confidence"], float) and math.isnan(record["confidence"]):
             raise InputError(path, number, "confidence is NaN", field="confidence")
         yield _record(record["sentence"], float(record["confidence"]), record["predicate"], list(record["arguments"]), number)

@@ -19,12 +19,11 @@ the 1-based clique number and the JSON path of the field.
 
 from __future__ import annotations
 
-import json
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .text import load_json
 
 
 def _extractions(items: list[list[str]]) -> list[dict]:
@@ -54,16 +53,4 @@ def parse_unified(data: Any, source: str) -> list[dict]:
 
 
 def read_unified(path: str | PathLike[str]) -> list[dict]:
-    raw = Path(path).read_bytes()
-    if not raw.strip():
-        raise InputError(path, None, "empty file: expected a JSON list of cliques")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, f"not valid UTF-8 (byte {raw[exc.start]:#04x})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, exc.lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
-    return parse_unified(data, str(path))
+    return parse_unified(load_json(path, "a JSON list of cliques"), str(path))

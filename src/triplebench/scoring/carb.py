@@ -319,12 +319,9 @@ class Prepared:
 
 
 def _check_record(rec: dict, source: str, number: int) -> dict:
-    from ..schemas import validate_records
+    from ..schemas import check_record
 
-    try:
-        validate_records("carb/prediction", [rec], source)
-    except InputError as exc:
-        raise InputError(source, number, exc.detail, field=exc.field) from None
+    check_record("carb/prediction", rec, source, number)
     conf = float(rec["confidence"])
     if math.isnan(conf):
         raise InputError(source, number, "confidence is NaN: thresholds need an ordered number", field="confidence")

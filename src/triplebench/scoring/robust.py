@@ -32,7 +32,6 @@ F1 of P = R = 0 is 0 (the reference's numpy division gives NaN).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -106,36 +105,19 @@ def _exts(items: list[dict], conf: float = -1.0) -> list[tuple]:
 def _predictions(predictions: Any, fmt: str | None) -> tuple[str, list]:
     """-> ("unified", canonical cliques) or ("flat", records)."""
     from ..formats.robust import parse_unified
+    from ..formats.text import iter_jsonl, parse_json, read_text
     from ..schemas import validate_records
 
     source = "<predictions>"
     if isinstance(predictions, (str, PathLike)):
         path = Path(predictions)
         source = str(path)
-        if not path.is_file():
-            raise InputError(path, None, "prediction file not found")
-        raw = path.read_bytes()
-        if not raw.strip():
-            raise InputError(path, None, "empty file")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(path, raw[: exc.start].count(b"\n") + 1, "not valid UTF-8") from None
+        text = read_text(path, "ROBUST predictions (unified JSON or flat JSONL)")
         if fmt == "flat" or (fmt is None and path.suffix == ".jsonl"):
-            rows = []
-            for number, line in enumerate(text.splitlines(), start=1):
-                if line.strip():
-                    try:
-                        rows.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise InputError(path, number, f"not valid JSON: {exc.msg}") from None
-            predictions = rows
+            predictions = [row for _, row in iter_jsonl(text, path)]
             fmt = "flat"
         else:
-            try:
-                predictions = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, exc.lineno, f"not valid JSON: {exc.msg}") from None
+            predictions = parse_json(text, path)
             fmt = "unified"
     elif hasattr(predictions, "to_list") and hasattr(predictions, "features"):
         source = "<datasets.Dataset>"
