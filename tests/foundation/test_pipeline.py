@@ -111,3 +111,39 @@ def test_summary_lists_missing_optional_sources(built: Path) -> None:
             if source.name not in provided:
                 assert f"{benchmark}: {source.name}" in out, out
     assert "rows" in out and "sha256" in out
+
+
+def test_provided_optional_source_is_hashed_locked_and_built(scratch: Path, upstream: Path, tmp_path: Path) -> None:
+    """Point params.yaml at a (hand-written) ROBUST unified JSON: fetched, hashed, built as `cliques`."""
+    import json
+
+    import yaml
+
+    annotations = tmp_path / "robust.json"
+    annotations.write_text(
+        json.dumps(
+            [
+                {
+                    "ori_sent": "The cat sat on the mat .",
+                    "ori_args": [["sat on", "The cat", "the mat"]],
+                    "paraphrases": [{"sent": "On the mat sat the cat .", "args": [["sat on", "the cat", "the mat"]]}],
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
+    params_path = scratch / "params.yaml"
+    params = yaml.safe_load(params_path.read_text())
+    params["optional_sources"]["robust_annotations"] = str(annotations)
+    params_path.write_text(yaml.safe_dump(params, sort_keys=False))
+    out = run([str(BIN / "dvc"), "repro", "validate_robust"], scratch, {"TRIPLEBENCH_MIRROR": str(upstream)}).stdout
+    assert "Running stage 'fetch_robust'" in out and "Running stage 'build_robust'" in out, out
+    record = json.loads((scratch / "raw" / "robust" / "sources.json").read_text())
+    provided = [f for f in record["files"] if f.get("optional") == "robust_annotations"]
+    assert provided and provided[0]["sha256"] == hashlib.sha256(annotations.read_bytes()).hexdigest()
+    assert record["missing"] == []
+    lock = yaml.safe_load((scratch / "dvc.lock").read_text())
+    assert lock["stages"]["fetch_robust"]["params"]["params.yaml"]["optional_sources.robust_annotations"] == str(annotations)
+    assert (scratch / "datasets" / "robust" / "data" / "cliques").is_dir()
+    summary = run([str(BIN / "triplebench"), "summary"], scratch).stdout
+    assert "robust: robust_annotations" not in summary and "cliques" in summary
