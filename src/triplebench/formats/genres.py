@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .text import iter_jsonl, load_json, read_text
 
 #: set name -> (random sample used in the paper, LDA topic count of §4.2)
 SETS: dict[str, tuple[str, int]] = {
@@ -72,22 +73,9 @@ def parse_result_name(name: str) -> tuple[str, str, str, int] | None:
     return match["set"], match["sample"], match["model"], int(match["seed"])
 
 
-def read_json(path: Path | str, source: str | None = None) -> Any:
-    """Parse one upstream JSON file with errors that name file and line."""
-    path = Path(path)
-    source = source or str(path)
-    data = path.read_bytes()
-    if not data.strip():
-        raise InputError(source, None, "empty file: expected a JSON document")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(source, line, f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(source, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+def read_json(path: Path | str) -> Any:
+    """Parse one upstream JSON file (UTF-8, non-empty) with errors naming file and line."""
+    return load_json(path, "a JSON document")
 
 
 def _text_map(obj: Any, source: str) -> dict[str, Any]:
@@ -232,14 +220,7 @@ def read_corpus(set_name: str, path: Path) -> list[dict[str, Any]]:
 
 
 def read_prompt(path: Path) -> str:
-    data = path.read_bytes()
-    if not data.strip():
-        raise InputError(str(path), None, "empty prompt template")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(str(path), line, "prompt template is not UTF-8") from None
+    return read_text(path, "a prompt template")
 
 
 # ------------------------------------------------------------------ user predictions
@@ -254,18 +235,11 @@ def read_user_predictions(path: Path | str, set_name: str | None = None, lenient
     validates every line against the schema (3 non-empty strings per triple);
     lenient mode only requires lists and leaves triple checks to the scorer.
     """
-    from ..schemas import validator
+    from ..schemas import check_record
 
     path = Path(path)
     source = str(path)
-    data = path.read_bytes()
-    if not data.strip():
-        raise InputError(source, None, "empty file: expected JSONL lines or a JSON object")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(source, line, f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+    text = read_text(path, "JSONL lines or a JSON object")
     stripped = text.lstrip()
     if stripped.startswith("{") and not path.suffix == ".jsonl":
         try:
@@ -280,28 +254,16 @@ def read_user_predictions(path: Path | str, set_name: str | None = None, lenient
                 texts.append(key)
                 triples.append(value)
             return texts, triples
-    check = validator("genres/user_prediction")
     gold_texts: list[str] | None = None
     texts, triples = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(source, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    for number, record in iter_jsonl(text, source):
         if not isinstance(record, dict):
             raise InputError(source, number, "expected a JSON object with text (or text_id) and triples")
         if lenient:
             if not isinstance(record.get("triples"), list):
                 raise InputError(source, number, "expected a list of triples", field="triples")
         else:
-            import jsonschema
-
-            error = jsonschema.exceptions.best_match(check.iter_errors(record))
-            if error is not None:
-                where = "/".join(str(p) for p in error.absolute_path) or "<record>"
-                raise InputError(source, number, f"{error.message} (schema genres/user_prediction)", field=where)
+            check_record("genres/user_prediction", record, source, number)
         if "text" in record:
             if not isinstance(record["text"], str) or not record["text"]:
                 raise InputError(source, number, "expected a non-empty string", field="text")
