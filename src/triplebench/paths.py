@@ -56,3 +56,15 @@ def raw_dir(benchmark: str) -> Path:
 
 def reports_dir() -> Path:
     return project_root() / "reports"
+
+
+def cache_dir() -> Path:
+    """Per-user cache of derived data (gold indexes, judge replies): never code, never pickles.
+
+    ``$TRIPLEBENCH_CACHE``, else ``$XDG_CACHE_HOME/triplebench``, else ``~/.cache/triplebench``.
+    Everything in it is keyed by what it was derived from and can be deleted at any time.
+    """
+    env = os.environ.get("TRIPLEBENCH_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplebench"

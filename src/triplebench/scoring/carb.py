@@ -378,24 +378,24 @@ def group_records(records: list[dict]) -> list[tuple[str, list[Ext]]]:
 
 def _gold_cache_path(parquet: Path) -> Path | None:
     import hashlib
-    import os
 
     try:
         st = parquet.stat()
     except OSError:
         return None
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplebench"
+    from ..paths import cache_dir
+
     tag = hashlib.sha1(f"{parquet.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
-    return root / f"carb-gold-{parquet.stem}-{tag}.pkl"
+    return cache_dir() / f"carb-gold-{parquet.stem}-{tag}.json"
 
 
 def gold_groups(split: str) -> list[tuple[str, list[Ext]]]:
     """The gold of ``split`` from the built dataset, as the reference's gold dict (raw keys).
 
-    A pickle of the parsed rows is cached under ``~/.cache/triplebench`` keyed by the
-    parquet's path, size and mtime, so a fresh CLI process need not import pyarrow.
+    The parsed rows are cached as JSON in :func:`triplebench.paths.cache_dir` keyed by
+    the parquet's path, size and mtime, so a fresh CLI process need not import pyarrow.
     """
-    import pickle
+    import json
 
     from ..paths import dataset_dir
 
@@ -403,17 +403,16 @@ def gold_groups(split: str) -> list[tuple[str, list[Ext]]]:
     cache = _gold_cache_path(parquet)
     if cache is not None and cache.is_file():
         try:
-            with cache.open("rb") as handle:
-                return pickle.load(handle)
-        except Exception:  # a corrupt cache is rebuilt
+            rows = json.loads(cache.read_text(encoding="utf-8"))
+            return [(sentence, [(p, args, conf) for p, args, conf in exts]) for sentence, exts in rows]
+        except (OSError, ValueError, TypeError):  # a corrupt cache is rebuilt
             pass
     groups = _gold_groups_from_parquet(split)
     if cache is not None:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(f".{id(groups)}.tmp")
-            with tmp.open("wb") as handle:
-                pickle.dump(groups, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
             tmp.replace(cache)
         except OSError:
             pass

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import InputError, TripleBenchError
+from ...paths import cache_dir
 
 INDEX_VERSION = 1
 US, RS = "\x1f", "\x1e"  # unit / record separators: never inside BenchIE text (checked)
@@ -227,14 +228,6 @@ def clear_memory() -> None:
 
 
 # --------------------------------------------------------------------------- cache
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("TRIPLEBENCH_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "triplebench"
 
 
 def _cache_path(digest: str, gold: str) -> Path:

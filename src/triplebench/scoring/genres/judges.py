@@ -170,8 +170,9 @@ class JudgeCache:
 
 
 def default_cache_path() -> Path:
-    base = os.environ.get("TRIPLEBENCH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "triplebench")
-    return Path(base) / "genres-judge.sqlite"
+    from ...paths import cache_dir
+
+    return cache_dir() / "genres-judge.sqlite"
 
 
 class OpenAIJudge:
