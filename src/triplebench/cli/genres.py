@@ -31,7 +31,7 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--embed-url", help="OpenAI-compatible base URL for /embeddings")
     parser.add_argument("--embed-model", help="embedding model (default text-embedding-ada-002)")
     parser.add_argument("--embedding-cache", help=".npz cache of element embeddings (reused across runs)")
-    parser.add_argument("--phi", type=float, help="similarity threshold (default: 0.95 openai, 0.80 minilm)")
+    parser.add_argument("--phi", type=float, help="similarity threshold (default: 0.95 openai, 0.65 minilm)")
     parser.add_argument("--combine", default="sum", choices=["sum", "concat"], help="triple embedding from elements")
     parser.add_argument("--topic-model", help="LDA .npz (default models/genres/lda/<set>.npz)")
     parser.add_argument("--lenient", action="store_true", help="drop triples of the wrong length instead of failing")
