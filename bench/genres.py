@@ -33,7 +33,7 @@ def bench_us_cs(repeats: int = 20) -> None:
     strings = sorted({str(x) for ts in (run["triples"], refs) for triples in ts for t in triples for x in t})
 
     class Null:
-        name = "bench"
+        name = "minilm"  # so the MiniLM cache file is accepted
 
         def embed(self, texts):
             raise AssertionError("everything is cached")
@@ -103,7 +103,10 @@ class _Handler(BaseHTTPRequestHandler):
 def bench_judge(n: int = 200) -> None:
     from triplebench.scoring.genres.judges import OpenAIJudge
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 128  # the default backlog (5) refuses bursts of 32 connections
+
+    server = Server(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
