@@ -142,9 +142,24 @@ def test_interrupted_run_keeps_answers_and_resumes(server, tmp_path):
 
 
 def test_endpoint_that_never_answers(tmp_path):
-    judge = OpenAIJudge(base_url="http://127.0.0.1:9/v1", prompts=PROMPTS, cache=False, retries=1, backoff=0.01, timeout=0.5)
-    with pytest.raises(EndpointError, match="gave up"):
-        judge.granularity([["a", "r", "b"]])
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # connections are queued, never accepted, never answered
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+    try:
+        judge = OpenAIJudge(base_url=url, prompts=PROMPTS, cache=tmp_path / "c.sqlite", retries=1, backoff=0.01, timeout=0.3)
+        start = time.perf_counter()
+        with pytest.raises(EndpointError, match="gave up after 2 attempts .*timed out"):
+            judge.granularity([["a", "r", "b"]])
+        assert time.perf_counter() - start < 5
+        assert len(JudgeCache(tmp_path / "c.sqlite")) == 0  # nothing half-written
+    finally:
+        silent.close()
+    refused = OpenAIJudge(base_url="http://127.0.0.1:9/v1", prompts=PROMPTS, cache=False, retries=1, backoff=0.01, timeout=0.5)
+    with pytest.raises(EndpointError, match="gave up .*connection failed"):
+        refused.granularity([["a", "r", "b"]])
 
 
 def test_openai_embedder_batches_and_caches(server, tmp_path):
