@@ -67,10 +67,18 @@ class Genres(evaluate.Metric):
             reference_urls=["https://github.com/pat-jj/GenRES", "https://aclanthology.org/2024.naacl-long.155/"],
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """``references`` (gold triples per text) travel as a keyword to the scorer: they
+        are optional (looked up by text for the set's texts), which evaluate's feature
+        inputs cannot express."""
+        if references is not None:
+            kwargs["gold"] = references
+        return super().compute(predictions=predictions, **kwargs)
+
     def _compute(
         self,
         predictions,
-        references=None,
+        gold=None,
         texts=None,
         set="nyt10m",
         scores="US,FS,GS,CS",
@@ -88,7 +96,7 @@ class Genres(evaluate.Metric):
             [list(map(list, p)) for p in predictions],
             set=set,
             texts=list(texts) if texts is not None else None,
-            references=[list(map(list, r)) for r in references] if references is not None else None,
+            references=[list(map(list, r)) for r in gold] if gold is not None else None,
             scores=scores,
             judge=judge,
             judge_options=judge_options,

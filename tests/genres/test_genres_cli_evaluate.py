@@ -102,3 +102,31 @@ def test_paper_tables_module_equals_the_paper_text():
     if not paper.is_file():
         pytest.fail(f"{paper} missing (tests need ../shared beside the checkout)")
     assert paper_table() == paper_table(paper)
+
+
+class HashEmbedder:
+    """Deterministic toy embedder: character-trigram hashing into 64 dims."""
+
+    name = "hash"
+
+    def embed(self, texts):
+        import numpy as np
+
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for k in range(max(1, len(t) - 2)):
+                out[i, hash(t[k : k + 3]) % 64] += 1.0
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+def test_evaluate_module_passes_references_to_cs(project_root, monkeypatch):
+    monkeypatch.chdir(project_root)
+    metric = evaluate.load(str(project_root / "metrics" / "genres"))
+    preds = [[["Obama", "born in", "Hawaii"]], [["Paris", "capital of", "France"]]]
+    refs = [[["Obama", "born in", "Hawaii"]], [["Berlin", "capital of", "Germany"], ["Paris", "capital of", "France"]]]
+    emb = HashEmbedder()
+    out = metric.compute(predictions=preds, references=refs, set="wiki20m", scores="US,CS", embedder=emb, phi=0.99)
+    direct = score(preds, references=refs, set="wiki20m", scores="US,CS", embedder=emb, phi=0.99)
+    assert out["CS"] == direct.scores["CS"] == pytest.approx(0.75)  # (1 + 1/2) / 2
+    with pytest.raises(Exception, match="CS needs the gold triples"):
+        metric.compute(predictions=preds, set="wiki20m", scores="CS", embedder=emb)

@@ -199,8 +199,12 @@ def score(
 
     refs = None
     if "CS" in wanted:  # resolve the gold first: a text outside the set is an input error, before any model loads
-        refs = references if references is not None else _gold_for(set, texts or [], source)
+        if references is None and texts is None:
+            raise InputError(source, None, "CS needs the gold triples: pass references=, or texts= of the set", field="references")
+        refs = references if references is not None else _gold_for(set, texts, source)
         refs, _ = _check_triples(refs, "references", True)
+        if len(refs) != len(triples):  # the kernels index both by text: never let them disagree
+            raise InputError(source, None, f"{len(refs)} references but {len(triples)} prediction lists", field="references")
 
     tri, tok = token_stats(triples)
     result_scores: dict[str, float] = {"tri": float(tri.mean()) if len(tri) else 0.0, "tok": float(tok.mean()) if len(tok) else 0.0}
