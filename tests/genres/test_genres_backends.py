@@ -231,3 +231,20 @@ def test_reply_parsing_on_archived_replies(built):
     assert all(count_splits(g["reply"]) == g["splits"] for g in replies)
     assert any(g["splits"] == 0 and "N/A" in g["reply"] for g in replies)
     assert parse_factualness(" True\n") and not parse_factualness("true.") and not parse_factualness("")
+
+
+def test_cli_with_the_openai_judge_end_to_end(built, server, tmp_path, capsys):
+    """CLI -> scorer -> OpenAIJudge with the dataset's prompt templates -> local server."""
+    from triplebench.cli.main import main
+
+    pred = tmp_path / "p.jsonl"
+    pred.write_text(json.dumps({"text": "a good text", "triples": [["a", "r", "b"], ["c", "r", "d"]]}) + "\n")
+    args = ["score", "genres", str(pred), "--set", "cdr", "--scores", "FS,GS", "--judge", "openai", "--judge-url", server.url,
+            "--judge-model", "judge-x", "--judge-cache", str(tmp_path / "c.sqlite"), "--json", "--no-progress"]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["scores"]["FS"] == 1.0 and result["scores"]["GS"] == pytest.approx(np.exp(-2))
+    prompts = [r["body"]["prompt"] for r in server.requests]
+    assert any("a good text" in p and '["a", "r", "b"]' in p for p in prompts)  # the paper's template, filled like the reference
+    before = len(server.requests)
+    assert main(args) == 0 and len(server.requests) == before  # rerun: all from the cache
