@@ -115,12 +115,19 @@ PAPER = {
 KNOWN = {
     # processed_results has only the seed-44 file; the factualness file (seed 1)
     # judged another output (its texts have other triples)
-    ("nyt10m", "llama-2-7b"): {"tri", "tok", "FS"},
+    ("nyt10m", "llama-2-7b"): {"tri", "tok", "FS", "GS"},
+    # GS printed in the paper differs from the repository's own newer table
+    # (results_new/GS.json), which our archived GS equals: TACRED GPT-4-Turbo 71.2 vs 73.2
+    # printed, TACRED GPT-4 69.03 (repo 69.08) vs 69.1 printed, and every Wiki20m row
+    # (printed 2-8 points higher than the repository's table)
+    ("tacred", "gpt-4-1106-preview"): {"GS"},
+    ("tacred", "gpt-4"): {"GS"},
+    **{("wiki20m", m): {"GS"} for m in PAPER_MODELS if m not in ("mistral", "zephyr-7b-beta", "galactica-30b")},
     # the seed-1 factualness files were re-judged after the paper: the repo's old
     # results/FS.json holds the printed 80.2 / 87.1, the archived verdicts give 85.2 / 88.1
     # (and its #tri: 3.548 in the archive and in the repo's own average_num_triples.json, 3.6 printed)
-    ("wiki20m", "gpt-3.5-turbo-1106"): {"FS", "tri"},
-    ("wiki20m", "llama-2-70b"): {"FS"},
+    ("wiki20m", "gpt-3.5-turbo-1106"): {"FS", "tri", "GS"},
+    ("wiki20m", "llama-2-70b"): {"FS", "GS"},
 }
 
 # #tok where the printed decimal is not reached: NYT10m Galactica prints 8.7 while the
@@ -151,13 +158,14 @@ def test_paper_table_is_complete():
 
 
 @pytest.mark.parametrize("set_name", list(SETS))
-def test_fs_tri_tok_match_the_paper(runs, set_name):
+def test_fs_gs_tri_tok_match_the_paper(runs, set_name):
     wrong = []
     for model in PAPER_MODELS:
-        tri, tok, fs, _ = PAPER[set_name, model]
+        tri, tok, fs, gs = PAPER[set_name, model]
         run = runs[set_name, model]
-        got = {"tri": one_decimal(run["tri"]), "tok": one_decimal(run["tok"]), "FS": one_decimal(100 * run["FS"])}
-        want = {"tri": tri, "tok": tok, "FS": fs}
+        got = {"tri": one_decimal(run["tri"]), "tok": one_decimal(run["tok"]), "FS": one_decimal(100 * run["FS"]),
+               "GS": one_decimal(100 * run["GS"])}
+        want = {"tri": tri, "tok": tok, "FS": fs, "GS": gs}
         for column in got:
             if (set_name, model) in KNOWN and column in KNOWN[set_name, model]:
                 assert got[column] != want[column], f"{set_name}/{model} {column} now matches: drop it from KNOWN"
@@ -176,34 +184,32 @@ def test_fs_equals_the_repository_table_for_every_run(runs):
     checked = 0
     for set_name, (sample, _) in SETS.items():
         for model, value in table[f"{set_name}_{sample}"].items():
-            if (set_name, model) in KNOWN or model not in PAPER_MODELS:
+            if "FS" in KNOWN.get((set_name, model), ()) or model not in PAPER_MODELS:
                 continue
             assert runs[set_name, model]["FS"] == pytest.approx(value, abs=1e-12), (set_name, model)
             checked += 1
     assert checked >= 80
 
 
-def test_gs_reproduces_the_older_repository_table(runs):
-    """Archived replies + reference rule (count '[') give GREScores/results/GS.json.
-
-    The paper prints the newer results_new/GS.json, whose replies are not archived.
-    Differences come from duplicate triples (the archive keeps one reply per
-    distinct triple; the reference asked once per occurrence) and a few files
-    overwritten by later runs.
-    """
+def test_gs_equals_the_repository_tables(runs):
+    """Paper rule == results_new/GS.json (the printed column); legacy rule == results/GS.json."""
     old = json.loads(upstream_file("pat-jj/GenRES", "GREScores/results/GS.json").read_text())
     new = json.loads(upstream_file("pat-jj/GenRES", "GREScores/results_new/GS.json").read_text())
-    diffs_old, diffs_paper, new_matches = [], [], []
+    checked, diffs_old = 0, []
     for set_name, (sample, _) in SETS.items():
         for model in PAPER_MODELS:
             run = runs[set_name, model]
-            if "GS" not in run:
-                continue
-            diffs_old.append(abs(run["GS"] - old[f"{set_name}_{sample}"][model]))
-            diffs_paper.append(abs(100 * run["GS"] - PAPER[set_name, model][3]))
-            # the paper's printed GS is (almost always) the newer table, to the decimal
-            new_matches.append(one_decimal(100 * new[f"{set_name}_{sample}"][f"{model}-1"]) == PAPER[set_name, model][3])
+            if (set_name, model) == ("nyt10m", "llama-2-7b"):
+                continue  # the seed-1 outputs are not archived
+            reference = new[f"{set_name}_{sample}"].get(f"{model}-1")
+            if reference is not None:
+                assert run["GS"] == pytest.approx(reference, abs=6e-4), (set_name, model)
+                checked += 1
+            if "GS_legacy" in run:
+                diffs_old.append(abs(run["GS_legacy"] - old[f"{set_name}_{sample}"][model]))
+    present = sum(f"{m}-1" in new[f"{s}_{SETS[s][0]}"] for s in SETS for m in PAPER_MODELS)
+    assert checked == present == 83  # every run the newer table has (it lacks NYT10m LLaMA-2-7B)
+    # legacy: duplicates (the archive keeps one reply per distinct triple, the old run asked
+    # once per occurrence) and a few overwritten files keep this from being exact
     assert np.median(diffs_old) < 0.002
     assert sum(d < 0.005 for d in diffs_old) >= 0.8 * len(diffs_old)
-    assert sum(new_matches) >= 0.8 * len(new_matches)  # 70 of 82 here
-    assert np.median(diffs_paper) > 5  # not the paper's table: documented in the card

@@ -9,6 +9,16 @@
 * Granularity (``GREScores/granularity.py``): the number of sub-triples is the
   number of ``[`` characters in the reply (``response.count('[')``), so an
   ``N/A`` reply counts 0 and the echoed ``Granularity: N`` line is ignored.
+
+Two GS rules exist upstream (see :func:`granularity_of`):
+
+* ``"paper"`` (default): a triple scores exp(-n) when the judge splits it into
+  n >= 2 sub-triples and 1 otherwise (one "sub-triple" is the triple itself, not a
+  split). This is the rule behind the paper's printed GS (the repository's
+  ``results_new/GS.json``): fitting a free score per count over every archived run
+  gives exactly (1, 1, e^-2, e^-3, ...), max error 0.0005.
+* ``"legacy"``: exp(-n) for every n, the rule in ``granularity.py`` behind the
+  older ``results/GS.json``.
 """
 
 from __future__ import annotations
@@ -28,6 +38,13 @@ def count_splits(reply: str) -> int:
     return reply.count("[")
 
 
-def granularity_of(splits: int) -> float:
-    """exp(-n) of the paper's Eq. 4."""
-    return math.exp(-splits)
+GS_RULES = ("paper", "legacy")
+
+
+def granularity_of(splits: int, rule: str = "paper") -> float:
+    """exp(-n) of the paper's Eq. 4 under ``rule`` (see the module docstring)."""
+    if rule == "paper":
+        return 1.0 if splits < 2 else math.exp(-splits)
+    if rule == "legacy":
+        return math.exp(-splits)
+    raise ValueError(f"unknown GS rule {rule!r}; expected one of {GS_RULES}")

@@ -8,10 +8,13 @@ Per text, then averaged over texts with equal weight (the reference's
   tokens; a text without triples has #tok 0.
 * **FS**: share of triples the judge says are supported; text without triples -> 0.
   Any reply other than ``true`` (after strip/lower) is *not supported*.
-* **GS**: mean of exp(-n) with n = number of ``[`` in the judge's reply; text
-  without triples -> 0. Archived judge: triples with no archived reply are left out
-  of their text's mean (``missing`` counts them); a text whose triples all lack a
-  reply scores 0.
+* **GS** (``gs_rule="paper"``, default): per text, the mean over its *distinct*
+  triples of exp(-n) if n >= 2 else 1, n = number of ``[`` in the judge's reply;
+  texts without triples are left out of the average (per-text value NaN). This
+  reproduces the paper's printed GS (``results_new/GS.json``). ``gs_rule="legacy"``:
+  exp(-n) for every triple occurrence, texts without triples score 0 (the older
+  ``results/GS.json``). Triples with no archived reply are left out of their text's
+  mean (``missing`` counts them); a text whose triples all lack a reply scores 0.
 * **US**: share of ordered pairs (i != j) with cosine < phi; 0 triples -> 0, one
   triple -> 1 (Wiki80's ground truth, one triple per sentence, scores 100 in Table 4).
 * **CS**: share of gold triples whose best extracted triple has cosine >= phi;
@@ -174,14 +177,15 @@ def score(
     combine: str = "sum",
     topic_model: Any = None,
     lenient: bool = False,
+    gs_rule: str = "paper",
     source: str = "predictions",
     progress: Callable[[str, int], Callable[[int], None]] | None = None,
 ) -> GenresResult:
     """Score one system's triples on a GenRES set (see the module docstring)."""
     from ...kernels import genres as kernels
     from .embedders import CachedEmbedder, get_embedder
-    from .judges import get_judge
-    from .parsing import granularity_of
+    from .judges import get_judge, triple_key
+    from .parsing import GS_RULES, granularity_of
 
     if set not in SETS:
         raise InputError(source, None, f"unknown set {set!r}; expected one of {', '.join(SETS)}", field="set")
@@ -189,6 +193,8 @@ def score(
     unknown = [s for s in wanted if s not in ALL_SCORES]
     if unknown:
         raise InputError(source, None, f"unknown score(s) {unknown}; expected a subset of {','.join(ALL_SCORES)}", field="scores")
+    if gs_rule not in GS_RULES:
+        raise InputError(source, None, f"unknown GS rule {gs_rule!r}; expected one of {', '.join(GS_RULES)}", field="gs_rule")
     triples, dropped = _check_triples(predictions, source, lenient)
     if texts is not None and len(texts) != len(triples):
         raise InputError(source, None, f"{len(texts)} texts but {len(triples)} prediction lists", field="texts")
@@ -229,20 +235,36 @@ def score(
             per_text["FS"] = fs
             result_scores["FS"] = _mean_or_zero(fs)
         if "GS" in wanted:
-            gs_progress = progress("judge GS", len(flat)) if progress else None
+            if gs_rule == "paper":
+                # one judgement per distinct triple of a text; texts without triples are left out
+                jobs = []
+                for i, ts in enumerate(triples):
+                    seen: dict[str, list[Any]] = {}
+                    for t in ts:
+                        seen.setdefault(triple_key(t), t)
+                    jobs.extend((i, t) for t in seen.values())
+            else:
+                jobs = flat
+            gs_progress = progress("judge GS", len(jobs)) if progress else None
             try:
-                splits = judge_obj.granularity([t for _, t in flat], gs_progress, texts=[texts[i] for i, _ in flat] if texts else None)
+                splits = judge_obj.granularity([t for _, t in jobs], gs_progress, texts=[texts[i] for i, _ in jobs] if texts else None)
             except TypeError:  # a user judge without the optional texts argument
-                splits = judge_obj.granularity([t for _, t in flat], gs_progress)
+                splits = judge_obj.granularity([t for _, t in jobs], gs_progress)
             per = [[] for _ in triples]
-            for (i, _), n in zip(flat, splits):
+            for (i, _), n in zip(jobs, splits):
                 if n is None:
                     missing["GS"] = missing.get("GS", 0) + 1
                     continue
-                per[i].append(granularity_of(n))
-            gs = [_mean_or_zero(v) for v in per]
+                per[i].append(granularity_of(n, gs_rule))
+            if gs_rule == "paper":
+                gs = [_mean_or_zero(v) if triples[i] else math.nan for i, v in enumerate(per)]
+                kept = [v for v in gs if not math.isnan(v)]
+                result_scores["GS"] = _mean_or_zero(kept)
+            else:
+                gs = [_mean_or_zero(v) for v in per]
+                result_scores["GS"] = _mean_or_zero(gs)
             per_text["GS"] = gs
-            result_scores["GS"] = _mean_or_zero(gs)
+            sig["gs"] = gs_rule
         unparsable = getattr(judge_obj, "unparsable", 0)
         if unparsable:
             missing["unparsable_replies"] = unparsable
@@ -307,11 +329,12 @@ def _cached_table(config: str):
 
 
 def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = None) -> dict[str, float]:
-    """FS, GS, #tri, #tok of one archived (set, model, seed) run, the reference way.
+    """FS, GS, GS_legacy, #tri, #tok of one archived (set, model, seed) run, the reference way.
 
     FS averages the per-text verdict shares over the texts *in the archived
     factualness file* (which for a few runs are not the texts of the prediction
-    file); GS and the statistics average over the prediction file's texts, GS
+    file). GS (paper rule) averages over the texts of the run's granularity file.
+    GS_legacy and the statistics average over the prediction file's texts, GS_legacy
     looking each triple's reply up in the run's granularity file.
     """
     import pyarrow.compute as pc
@@ -341,6 +364,12 @@ def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = 
     fs_rows = [r["factualness"] for r in judged if r["factualness"] is not None]
     if fs_rows:
         out["FS"] = float(np.mean([sum(f["supported"]) / len(f["supported"]) if f["supported"] else 0.0 for f in fs_rows]))
+    gs_rows = [r["granularity"] for r in judged if r["granularity"] is not None]
+    if gs_rows or preds:
+        # paper rule: over the texts the run's granularity file holds (texts with triples),
+        # each the mean over its distinct judged triples
+        per_text = [float(np.mean([granularity_of(g["splits"], "paper") for g in items])) for items in gs_rows if items]
+        out["GS"] = float(np.mean(per_text)) if per_text else 0.0
     gs_map = {r["text"]: {g["triple"]: g["splits"] for g in r["granularity"]} for r in judged if r["granularity"] is not None}
     if gs_map and preds:
         per = []
@@ -349,7 +378,7 @@ def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = 
                 per.append(0.0)
                 continue
             replies = gs_map.get(r["text"], {})
-            values = [granularity_of(replies[t["raw"]]) for t in r["triples"] if t["raw"] in replies]
+            values = [granularity_of(replies[t["raw"]], "legacy") for t in r["triples"] if t["raw"] in replies]
             per.append(float(np.mean(values)) if values else 0.0)
-        out["GS"] = float(np.mean(per))
+        out["GS_legacy"] = float(np.mean(per))
     return out
