@@ -43,6 +43,7 @@ Args:
     phi: similarity threshold (default 0.95 for openai/ada-002, the MiniLM default otherwise).
     combine: "sum" (paper) or "concat" triple embeddings.
     lenient: drop triples of the wrong length instead of raising.
+    gs_rule: "paper" (default; the paper's printed GS) or "legacy" (the repository's older GS table).
 Returns:
     tri, tok, TS, US, FS, GS, CS (scores as fractions, like the reference), per_text, missing, signature.
 Examples:
@@ -89,6 +90,7 @@ class Genres(evaluate.Metric):
         phi=None,
         combine="sum",
         lenient=False,
+        gs_rule="paper",
     ):
         from triplebench.scoring.genres.scorer import score
 
@@ -105,6 +107,7 @@ class Genres(evaluate.Metric):
             phi=phi,
             combine=combine,
             lenient=lenient,
+            gs_rule=gs_rule,
             source="predictions",
         )
         out = dict(result.scores)

@@ -17,15 +17,15 @@ from triplebench.scoring.genres.scorer import archived_run, score
 
 def test_cli_on_an_upstream_output_reproduces_the_paper(built, capsys):
     path = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json")
-    rc = main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS", "--archived-model", "gpt-4",
+    rc = main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS,GS", "--archived-model", "gpt-4",
                "--archived-seed", "1", "--lenient", "--no-progress"])
     out = capsys.readouterr().out.splitlines()
     assert rc == 0
     header, values = out[0].split(), out[1].split()
     got = dict(zip(header, values))
-    # Table 2, CDR, GPT-4: #tri 14.3, #tok 9.3, FS 97.9
-    assert (got["tri"], got["tok"], got["FS"]) == ("14.3", "9.3", "97.9")
-    assert out[-1].startswith("genres|set:cdr|scores:FS|judge:archived:gpt-4:1|lenient:yes|data:")
+    # Table 2, CDR, GPT-4: #tri 14.3, #tok 9.3, FS 97.9, GS 49.1
+    assert (got["tri"], got["tok"], got["FS"], got["GS"]) == ("14.3", "9.3", "97.9", "49.1")
+    assert out[-1].startswith("genres|set:cdr|scores:FS,GS|judge:archived:gpt-4:1|gs:paper|lenient:yes|data:")
 
 
 def test_cli_json_and_text_ids(built, tmp_path, capsys):

@@ -34,6 +34,7 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--phi", type=float, help="similarity threshold (default: 0.95 openai, 0.65 minilm)")
     parser.add_argument("--combine", default="sum", choices=["sum", "concat"], help="triple embedding from elements")
     parser.add_argument("--topic-model", help="LDA .npz (default models/genres/lda/<set>.npz)")
+    parser.add_argument("--gs-rule", default="paper", choices=["paper", "legacy"], help="GS counting rule (default paper)")
     parser.add_argument("--lenient", action="store_true", help="drop triples of the wrong length instead of failing")
     parser.add_argument("--json", action="store_true", help="print the full result (per-text scores) as JSON")
     parser.add_argument("--no-progress", action="store_true")
@@ -83,6 +84,7 @@ def score(args: argparse.Namespace) -> int:
         combine=args.combine,
         topic_model=args.topic_model,
         lenient=args.lenient,
+        gs_rule=args.gs_rule,
         source=args.predictions,
         progress=_progress_factory(args.no_progress),
     )

@@ -211,7 +211,7 @@ def report_main(out: str | Path | None = None) -> int:
         correlations[column] = {"pooled": pooled, **per_set}
     report = {
         "benchmark": "genres",
-        "backends": {"judge": "archived (GPT-3.5-Turbo-Instruct verdicts)", "embedder": "minilm", "phi": best_phi, "combine": "sum", "lda": "scikit-learn online VB, seed 2024"},
+        "backends": {"judge": "archived (GPT-3.5-Turbo-Instruct verdicts)", "embedder": "minilm", "phi": best_phi, "combine": "sum", "lda": "scikit-learn online VB, seed 2024", "gs_rule": "paper"},
         "phi_selection": {"grid": list(PHI_GRID), "mean_spearman_per_set": {str(k): v for k, v in agreement.items()}, "chosen": best_phi},
         "spearman": correlations,
         "rows": [{k: v for k, v in r.items() if k not in ("us_by_phi", "cs_by_phi")} for r in rows],
