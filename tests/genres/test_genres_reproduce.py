@@ -113,6 +113,12 @@ PAPER = {
 # says which column cannot match and why; the test checks they still deviate, so
 # a fixed upstream file is noticed.
 KNOWN = {
+    # #tok one decimal off: Punkt's pretrained English abbreviation list is a data
+    # download not available offline; the generic list in scoring/genres/tokenize.py
+    # splits a few elements into sentences differently (not fitted to these numbers)
+    ("docred", "gpt-3.5-turbo-instruct"): {"tok"},
+    ("wiki80", "vicuna-1.3-33b"): {"tok"},
+    ("wiki80", "text-davinci-003"): {"tok"},
     # processed_results has only the seed-44 file; the factualness file (seed 1)
     # judged another output (its texts have other triples)
     ("nyt10m", "llama-2-7b"): {"tri", "tok", "FS", "GS"},
