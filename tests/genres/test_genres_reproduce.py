@@ -219,3 +219,14 @@ def test_gs_equals_the_repository_tables(runs):
     # once per occurrence) and a few overwritten files keep this from being exact
     assert np.median(diffs_old) < 0.002
     assert sum(d < 0.005 for d in diffs_old) >= 0.8 * len(diffs_old)
+
+
+def test_card_tables_are_the_committed_report(project_root):
+    """The card's paper-vs-ours tables are rendered from reports/genres.json, never typed by hand."""
+    from triplebench.scoring.genres.report import CARD_END, CARD_START, card_tables
+
+    report = json.loads((project_root / "reports" / "genres.json").read_text())
+    card = (project_root / "datasets" / "genres" / "README.md").read_text()
+    section = card.split(CARD_START, 1)[1].split(CARD_END, 1)[0].strip()
+    assert section == card_tables(report), "run `python -m triplebench.scoring.genres.report card`"
+    assert len(report["rows"]) == 6 * 14

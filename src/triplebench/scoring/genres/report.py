@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ...formats.genres import PAPER_MODELS, SETS
+from ...paths import dataset_dir, reports_dir
 
 PHI_GRID = tuple(round(x, 2) for x in np.arange(0.50, 0.96, 0.05))
 
@@ -232,13 +233,55 @@ def report_main(out: str | Path | None = None) -> int:
     return 0
 
 
+CARD_START = "<!-- genres:report:start -->"
+CARD_END = "<!-- genres:report:end -->"
+_COLUMNS = (("tri", "#tri"), ("tok", "#tok"), ("TS", "TS"), ("US", "US"), ("FS", "FS"), ("GS", "GS"), ("CS", "CS"))
+
+
+def card_tables(report: dict[str, Any]) -> str:
+    """The card's Spearman table and per-run paper-vs-ours table, rendered from a report."""
+    sets = [key for key in report["spearman"]["tri"] if key != "pooled"]
+    lines = ["| column | pooled | " + " | ".join(sets) + " |", "| --- | ---: |" + " ---: |" * len(sets)]
+    for key, label in _COLUMNS:
+        row = report["spearman"][key]
+        lines.append(f"| {label} | " + " | ".join("-" if row[c] is None else f"{row[c]:.2f}" for c in ["pooled", *sets]) + " |")
+    lines += [
+        "",
+        "<details><summary>All 84 runs: paper vs ours (%)</summary>",
+        "",
+        "| set | model | TS paper | TS ours | US paper | US ours | CS paper | CS ours | GS paper | GS ours (archived) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for run in report["rows"]:
+        cells = [f"{run[side][col]:.1f}" for col in ("TS", "US", "CS", "GS") for side in ("paper", "ours")]
+        lines.append(f"| {run['set']} | {run['model']} | " + " | ".join(cells) + " |")
+    lines.append("</details>")
+    return "\n".join(lines)
+
+
+def update_card(card: Path | None = None, report_path: Path | None = None) -> bool:
+    """Rewrite the card's report tables from ``reports/genres.json``; True if it changed."""
+    card = card or dataset_dir("genres") / "README.md"
+    report_path = report_path or reports_dir() / "genres.json"
+    text = card.read_text(encoding="utf-8")
+    head, rest = text.split(CARD_START, 1)
+    _, tail = rest.split(CARD_END, 1)
+    tables = card_tables(json.loads(report_path.read_text(encoding="utf-8")))
+    new = f"{head}{CARD_START}\n{tables}\n{CARD_END}{tail}"
+    card.write_text(new, encoding="utf-8")
+    return new != text
+
+
 def main(argv=None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["embed", "report"])
+    parser.add_argument("what", choices=["embed", "report", "card"], help="card: rewrite the dataset card's tables from the report")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
+    if args.what == "card":
+        print("card updated" if update_card() else "card already up to date")
+        return 0
     return embed_main() if args.what == "embed" else report_main(args.out)
 
 
