@@ -121,38 +121,40 @@ def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Ite
         yield _record(data[0], parse_confidence(data[1], path, number), data[2], data[3:], number)
 
 
-def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int) -> Iterator[dict]:
+    """OpenIE-4 and OpenIE-5 share a layout; they differ in the argument column and the context.
+
+    OpenIE-4: one ``arg2`` span. OpenIE-5: ``);``-separated argument spans, and a
+    non-empty context is prepended to arg1 unless arg1 + relation already starts with it.
+    """
+    args_name = "arg2" if version == 4 else "args"
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
         data = raw.strip().split("\t")
         if len(data) >= 5 and not all(data[2:5]):
             report.skip("empty argument or relation column")
             continue
-        _need(data, 6, path, number, "confidence, context, arg1, relation, arg2, sentence")
+        _need(data, 6, path, number, f"confidence, context, arg1, relation, {args_name}, sentence")
         conf = parse_confidence(data[0], path, number)
         arg1 = _span_text(data[2], path, number, "arg1")
         rel = _span_text(data[3], path, number, "relation")
-        arg2 = _span_text(data[4], path, number, "arg2")
-        yield _record(data[5], conf, rel, [arg1, arg2], number)
+        if version == 4:
+            args = [_span_text(data[4], path, number, "arg2")]
+        else:
+            args = [_span_text(piece, path, number, "arguments") for piece in data[4].strip().split(");")]
+            if data[1]:
+                context = _span_text(data[1], path, number, "context")
+                if not (arg1 + " " + rel).startswith(context):
+                    arg1 = context + " " + arg1
+        yield _record(data[5], conf, rel, [arg1, *args], number)
+
+
+def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    return _read_openie(path, report, lines, version=4)
 
 
 def read_openie5(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
-        data = raw.strip().split("\t")
-        if len(data) >= 5 and not all(data[2:5]):
-            report.skip("empty argument or relation column")
-            continue
-        _need(data, 6, path, number, "confidence, context, arg1, relation, args, sentence")
-        conf = parse_confidence(data[0], path, number)
-        arg1 = _span_text(data[2], path, number, "arg1")
-        rel = _span_text(data[3], path, number, "relation")
-        args = [_span_text(piece, path, number, "arguments") for piece in data[4].strip().split(");")]
-        if data[1]:
-            context = _span_text(data[1], path, number, "context")
-            if not (arg1 + " " + rel).startswith(context):
-                arg1 = context + " " + arg1
-        yield _record(data[5], conf, rel, [arg1, *args], number)
+    return _read_openie(path, report, lines, version=5)
 
 
 def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
