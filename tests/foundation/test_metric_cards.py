@@ -1,4 +1,4 @@
-"""Every metric card's Python example runs as written (from the project root, offline)."""
+"""Every card's Python example runs as written (from the project root, offline)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,23 @@ def examples(benchmark: str) -> str:
     return "\n".join(blocks)
 
 
-@pytest.mark.parametrize("name", BENCHMARKS)
-def test_card_example_runs(name: str, built: Path) -> None:
+def run_example(code: str, where: str) -> None:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", examples(name)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"metrics/{name}/README.md example failed:\n{done.stdout}\n{done.stderr[-3000:]}"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{where} example failed:\n{done.stdout}\n{done.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_metric_card_example_runs(name: str, built: Path) -> None:
+    run_example(examples(name), f"metrics/{name}/README.md")
+
+
+DATASET_CARDS_WITH_CODE = [
+    name for name in BENCHMARKS if "```python" in (ROOT / "datasets" / name / "README.md").read_text(encoding="utf-8")
+]
+
+
+@pytest.mark.parametrize("name", DATASET_CARDS_WITH_CODE)
+def test_dataset_card_example_runs(name: str, built: Path) -> None:
+    card = (ROOT / "datasets" / name / "README.md").read_text(encoding="utf-8")
+    run_example("\n".join(re.findall(r"```python\n(.*?)```", card, flags=re.S)), f"datasets/{name}/README.md")
