@@ -184,12 +184,18 @@ def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iter
         yield _record(data[1], parse_confidence(data[0], path, number), data[2], data[4::2], number)
 
 
-def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: str) -> Iterator[dict]:
+    """ReVerb and Stanford OpenIE share one layout: arg1, rel, arg2 in columns 3-5,
+    confidence in column 12 and the sentence in column 13."""
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
         data = raw.strip().split("\t")
-        _need(data, 13, path, number, "ReVerb: file, sentence no., arg1, rel, arg2, offsets..., confidence, sentence")
+        _need(data, 13, path, number, layout)
         yield _record(data[12], parse_confidence(data[11], path, number), data[3], [data[2], data[4]], number)
+
+
+def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+    return _read_13_columns(path, report, lines, "ReVerb: file, sentence no., arg1, rel, arg2, offsets..., confidence, sentence")
 
 
 def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
@@ -205,11 +211,7 @@ def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iter
 
 
 def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
-        data = raw.strip().split("\t")
-        _need(data, 13, path, number, "Stanford OpenIE: ..., arg1, rel, arg2, ..., confidence, sentence")
-        yield _record(data[12], parse_confidence(data[11], path, number), data[3], [data[2], data[4]], number)
+    return _read_13_columns(path, report, lines, "Stanford OpenIE: ..., arg1, rel, arg2, ..., confidence, sentence")
 
 
 def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
