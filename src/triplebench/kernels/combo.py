@@ -24,6 +24,31 @@ from numba import njit
 
 
 @njit(cache=True)
+def sorted_runs(keys, base):
+    """Sort composite keys ``hi * base + lo`` (in place) and run-length encode them.
+
+    Returns ``(hi, lo, count)`` per distinct key, in ascending key order.
+    """
+    keys.sort()
+    total = keys.shape[0]
+    runs = 0
+    for i in range(total):
+        if i == 0 or keys[i] != keys[i - 1]:
+            runs += 1
+    hi = np.empty(runs, dtype=np.int64)
+    lo = np.empty(runs, dtype=np.int64)
+    count = np.zeros(runs, dtype=np.int64)
+    r = -1
+    for i in range(total):
+        if i == 0 or keys[i] != keys[i - 1]:
+            r += 1
+            hi[r] = keys[i] // base
+            lo[r] = keys[i] % base
+        count[r] += 1
+    return hi, lo, count
+
+
+@njit(cache=True)
 def contingency(pm, pp, g_off, g_data, n_gold_mentions, n_gold_clusters):
     """Non-zero cells of ``n[p, g]`` over mentions known to the gold: (p, g, n), sorted by (p, g)."""
     total = 0
@@ -41,22 +66,7 @@ def contingency(pm, pp, g_off, g_data, n_gold_mentions, n_gold_clusters):
             for j in range(g_off[m], g_off[m + 1]):
                 keys[k] = base + g_data[j]
                 k += 1
-    keys.sort()
-    runs = 0
-    for i in range(total):
-        if i == 0 or keys[i] != keys[i - 1]:
-            runs += 1
-    rp = np.empty(runs, dtype=np.int64)
-    rg = np.empty(runs, dtype=np.int64)
-    rn = np.zeros(runs, dtype=np.int64)
-    r = -1
-    for i in range(total):
-        if i == 0 or keys[i] != keys[i - 1]:
-            r += 1
-            rp[r] = keys[i] // K
-            rg[r] = keys[i] % K
-        rn[r] += 1
-    return rp, rg, rn
+    return sorted_runs(keys, K)
 
 
 @njit(cache=True)
@@ -147,22 +157,8 @@ def overlap_pair_hits(pm, pp, sig_of, sig_off, sig_data, n_gold_mentions):
         if m < n_gold_mentions and sig_off[sig_of[m] + 1] > sig_off[sig_of[m]]:
             keys[k] = np.int64(pp[i]) * S + sig_of[m]
             k += 1
-    keys.sort()
-    # run-length: (p, sig, c)
-    runs = 0
-    for i in range(count):
-        if i == 0 or keys[i] != keys[i - 1]:
-            runs += 1
-    rp = np.empty(runs, dtype=np.int64)
-    rs = np.empty(runs, dtype=np.int64)
-    rc = np.zeros(runs, dtype=np.int64)
-    r = -1
-    for i in range(count):
-        if i == 0 or keys[i] != keys[i - 1]:
-            r += 1
-            rp[r] = keys[i] // S
-            rs[r] = keys[i] % S
-        rc[r] += 1
+    rp, rs, rc = sorted_runs(keys, S)  # run-length: (p, sig, c)
+    runs = rp.shape[0]
     hits = 0
     start = 0
     while start < runs:
