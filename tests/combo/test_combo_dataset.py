@@ -10,7 +10,7 @@ import datasets
 import pytest
 from conftest import upstream_file
 
-from triplebench.build import combo as build_combo
+from triplebench.builders import combo as build_combo
 from triplebench.errors import InputError
 from triplebench.formats.combo import TASKS, gold_clusters, read_triples
 from triplebench.sources import RawDir

@@ -8,7 +8,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from triplebench.build.writer import builder_module
+from triplebench.builders.writer import builder_module
 from triplebench.schemas import load_schema
 from triplebench.sources import BENCHMARKS
 

@@ -10,8 +10,8 @@ import pyarrow as pa
 import pytest
 
 from triplebench import schemas
-from triplebench.build import ConfigSpec, Table
-from triplebench.build import writer
+from triplebench.builders import ConfigSpec, Table
+from triplebench.builders import writer
 from triplebench.errors import InputError, TripleBenchError
 
 SCHEMA = {

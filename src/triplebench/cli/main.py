@@ -38,7 +38,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from ..build.writer import build_benchmark
+    from ..builders.writer import build_benchmark
     from ..paths import dataset_dir, raw_dir
 
     for benchmark in args.benchmarks:
@@ -48,7 +48,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from ..build.validate import validate_benchmark, write_report
+    from ..builders.validate import validate_benchmark, write_report
     from ..paths import dataset_dir, raw_dir, reports_dir
 
     for benchmark in args.benchmarks:

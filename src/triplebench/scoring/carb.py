@@ -397,9 +397,9 @@ def gold_groups(split: str) -> list[tuple[str, list[Ext]]]:
     """
     import json
 
-    from ..paths import dataset_dir
+    from ..data import parquet_path
 
-    parquet = dataset_dir(BENCHMARK) / f"data/gold/{split}-00000-of-00001.parquet"
+    parquet = parquet_path(BENCHMARK, "gold", split)
     cache = _gold_cache_path(parquet)
     if cache is not None and cache.is_file():
         try:

@@ -1,36 +1,271 @@
-"""Shared behaviour of result objects: plain-dict and JSON views."""
+"""The one result shape of every scorer.
+
+Every ``score()`` of the five benchmarks returns a :class:`Result` (or a subclass
+that only adds convenience methods): the same fields, the same ``to_dict()`` /
+``to_json()`` (validated against ``schemas/results/<benchmark>.schema.json``) and
+the same ``format()``, which the CLI, the evaluate modules and the reports all use.
+
+Number style: JSON holds fractions (0.553, never 55.3); ``format()`` shows each
+benchmark's scores the way its paper prints them (CaRB 3 decimals, GenRES and
+ComBO percent with 1 decimal, ...) and says the unit in the table header.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import math
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from .significance import UnitStatistics
 
-def _plain(value: Any) -> Any:
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON-safe Python (dataclasses, numpy, non-finite floats -> ``None``)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if hasattr(value, "to_dict"):
+            return value.to_dict()
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, np.ndarray):
-        return [_plain(v) for v in value.tolist()]
+        return [plain(v) for v in value.tolist()]
     if isinstance(value, np.generic):
-        return value.item()
+        return plain(value.item())
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
 
-class ResultMixin:
-    """For ``@dataclass`` results: ``to_dict()`` (JSON-safe) and ``to_json()``."""
+@dataclass
+class Interval:
+    """A percentile bootstrap interval of one statistic.
+
+    Attributes
+    ----------
+    low, high : float
+        The interval's bounds (fractions).
+    level : float
+        Its confidence level, e.g. 0.95.
+    resamples : int
+        Number of bootstrap resamples.
+    seed : int
+        Seed of the resampling.
+    unit : str
+        What was resampled (``sentence``, ``clique``, ``text``).
+    """
+
+    low: float
+    high: float
+    level: float
+    resamples: int
+    seed: int
+    unit: str
 
     def to_dict(self) -> dict[str, Any]:
-        return _plain(self)
+        """JSON-safe dict."""
+        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+@dataclass
+class Coverage:
+    """How much of one kind of input could be placed in the gold.
+
+    Attributes
+    ----------
+    placed : int
+        Items found in the gold (sentences, texts, triples judged, mentions).
+    total : int
+        Items given.
+    """
+
+    placed: int
+    total: int
+
+    @property
+    def missing(self) -> int:
+        """Items that could not be placed."""
+        return self.total - self.placed
+
+    @property
+    def complete(self) -> bool:
+        """True when every item was placed."""
+        return self.placed == self.total
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON-safe dict."""
+        return {"placed": int(self.placed), "total": int(self.total)}
+
+
+@dataclass
+class Result:
+    """What every scorer returns.
+
+    Attributes
+    ----------
+    benchmark : str
+        ``carb``, ``benchie``, ``robust``, ``genres`` or ``combo``.
+    signature : str
+        One line naming everything that determines the numbers (see
+        :mod:`triplebench.signature`); two results are comparable only if equal.
+    scores : dict of str to float or None
+        The headline numbers, as fractions. ``None`` only where nothing could be
+        measured under an explicit opt-in (never a silent 0).
+    counts : dict of str to int
+        Input and gold counts (extractions, duplicates, skipped lines, ...).
+    coverage : dict of str to Coverage
+        Per kind of input (e.g. ``predicted_sentences``, ``texts``, ``judged_triples``),
+        how much of it was placed in the gold.
+    warnings : list of str
+        Things the user should know that did not stop scoring.
+    details : dict
+        Everything else: curves, per-unit numbers, per-subtask tables, error analyses.
+    intervals : dict of str to Interval
+        Bootstrap confidence intervals per score (empty without ``bootstrap=``).
+    units : UnitStatistics or None
+        Per-unit statistics for bootstrap and paired comparison
+        (:mod:`triplebench.scoring.significance`); not serialised.
+    """
+
+    benchmark: str
+    signature: str
+    scores: dict[str, float | None]
+    counts: dict[str, int] = field(default_factory=dict)
+    coverage: dict[str, Coverage] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    intervals: dict[str, Interval] = field(default_factory=dict)
+    units: "UnitStatistics | None" = field(default=None, repr=False, compare=False)
+
+    def __getitem__(self, name: str) -> float | None:
+        return self.scores[name]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict of every field but ``units`` (scores as fractions)."""
+        return {
+            "benchmark": self.benchmark,
+            "signature": self.signature,
+            "scores": plain(self.scores),
+            "counts": plain(self.counts),
+            "coverage": {k: v.to_dict() for k, v in self.coverage.items()},
+            "warnings": list(self.warnings),
+            "details": plain(self.details),
+            "intervals": {k: v.to_dict() for k, v in self.intervals.items()},
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def format(self) -> str:
+        """A human-readable table: scores in the paper's style (unit stated), CIs,
+        coverage, counts, warnings and the signature."""
+        from ..registry import get
+
+        display = get(self.benchmark).display
+        lines = [self.title()]
+        names = list(self.scores)
+        matrix = _as_matrix(names)
+        if matrix is not None:
+            rows, cols = matrix
+            width = max(len(r) for r in rows) + 2
+            lines.append(f"scores ({display.describe()})")
+            lines.append(" " * width + "".join(f"{c:>{max(9, len(c) + 1)}}" for c in cols))
+            for r in rows:
+                cells = "".join(
+                    f"{display.show(self.scores.get(f'{r}.{c}')):>{max(9, len(c) + 1)}}" for c in cols
+                )
+                lines.append(f"{r:<{width}}{cells}")
+        else:
+            width = max([len(n) for n in names] + [6]) + 2
+            ci = f"{int(round(next(iter(self.intervals.values())).level * 100))}% CI" if self.intervals else ""
+            lines.append(f"{'score':<{width}}{'value':>9}{ci:>22}   ({display.describe()})")
+            for name in names:
+                row = f"{name:<{width}}{display.show(self.scores[name]):>9}"
+                iv = self.intervals.get(name)
+                if iv is not None:
+                    row += f"{'[' + display.show(iv.low) + ', ' + display.show(iv.high) + ']':>22}"
+                lines.append(row)
+        lines.extend(self._format_extra())
+        if self.coverage:
+            lines.append("coverage: " + "; ".join(
+                f"{k.replace('_', ' ')} {v.placed:,} of {v.total:,}" for k, v in self.coverage.items()
+            ))
+        if self.counts:
+            lines.append("counts: " + ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in self.counts.items()
+                                                  if isinstance(v, (int, np.integer))))
+        lines.extend(f"warning: {w}" for w in self.warnings)
+        lines.append(f"signature: {self.signature}")
+        return "\n".join(lines)
+
+    def title(self) -> str:
+        """First line of :meth:`format`: the benchmark and its selector values."""
+        from ..registry import get
+        from ..signature import parse
+
+        spec = get(self.benchmark)
+        fields = parse(self.signature)
+        chosen = [f"{s} {fields[s]}" for s in spec.selectors if s in fields]
+        return spec.title + (" · " + ", ".join(chosen) if chosen else "")
+
+    def _format_extra(self) -> list[str]:
+        """Benchmark-specific lines after the scores (subclasses override)."""
+        return []
+
+
+def _as_matrix(names: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """``["a.x", "a.y", "b.x"]`` -> rows ``[a, b]``, columns ``[x, y]``; None if not all dotted."""
+    if not names or not all("." in n for n in names):
+        return None
+    rows: dict[str, None] = {}
+    cols: dict[str, None] = {}
+    for n in names:
+        r, _, c = n.partition(".")
+        rows[r] = None
+        cols[c] = None
+    return list(rows), list(cols)
+
+
+def format_many(results: Sequence[Result], names: Sequence[str]) -> str:
+    """One table for several systems scored on the same benchmark: a row per system.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        Results of one benchmark.
+    names : sequence of str
+        A row label per result (e.g. the file names).
+    """
+    from ..registry import get
+
+    if not results:
+        return ""
+    spec = get(results[0].benchmark)
+    display = spec.display
+    columns = [c for c in (spec.headline or tuple(results[0].scores)) if c in results[0].scores]
+    width = max(len(n) for n in names) + 2
+    head = f"{'system':<{width}}" + "".join(f"{c:>{max(9, len(c) + 1)}}" for c in columns)
+    lines = [f"{results[0].title()} ({display.describe()})", head]
+    for name, result in zip(names, results):
+        lines.append(f"{name:<{width}}" + "".join(
+            f"{display.show(result.scores.get(c)):>{max(9, len(c) + 1)}}" for c in columns
+        ))
+    signatures = list(dict.fromkeys(r.signature for r in results))
+    for name, result in zip(names, results):
+        lines.extend(f"warning: {name}: {w}" for w in result.warnings)
+    lines.extend(f"signature: {s}" for s in signatures)
+    return "\n".join(lines)
+
+
+class ResultMixin:  # TEMPORARY shim while the benchmarks migrate to Result; removed at integration
+    def to_dict(self) -> dict[str, Any]:
+        return plain(self)
 
     def to_json(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

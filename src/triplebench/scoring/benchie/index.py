@@ -118,10 +118,9 @@ def _sha256(path: Path) -> str:
 
 
 def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
-    from ...paths import dataset_dir
+    from ...data import parquet_path
 
-    # same layout as triplebench.build.writer.parquet_relpath (not imported: it pulls in pyarrow)
-    path = dataset_dir("benchie") / "data" / config / "test-00000-of-00001.parquet"
+    path = parquet_path("benchie", config, "test")
     digest = _sha256(path) if path.is_file() else ""
     cached = _cache_load(digest, language, facet, config)
     if cached is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..build import ConfigSpec, Table
+from ..builders import ConfigSpec, Table
 from ..formats.robust import read_unified
 from ..sources import RawDir
 

@@ -28,7 +28,7 @@ def validate_benchmark(benchmark: str, dataset_root: Path, raw_root: Path) -> di
     for entry in meta.get("configs", []):
         spec = specs.get(entry["config_name"])
         if spec is None:
-            raise TripleBenchError(f"{card}: config {entry['config_name']!r} is not declared by triplebench.build.{benchmark}")
+            raise TripleBenchError(f"{card}: config {entry['config_name']!r} is not declared by triplebench.builders.{benchmark}")
         expected = arrow_schema(spec.schema)
         for data_file in entry["data_files"]:
             path = dataset_root / data_file["path"]

@@ -1,13 +1,13 @@
 """Records -> validated Arrow tables -> deterministic parquet + dataset card.
 
-Each benchmark has a module ``triplebench.build.<benchmark>`` exposing
+Each benchmark has a module ``triplebench.builders.<benchmark>`` exposing
 
 * ``CONFIGS``: a tuple of :class:`ConfigSpec` (HF config name, record schema, splits);
 * ``build(raw: RawDir) -> Iterable[Table]``: the records of every (config, split)
   it can build from the fetched raw area. Configs whose optional source is
   missing are simply not yielded (the fetch record says why).
 
-:func:`triplebench.build.writer.build_benchmark` does the rest for every
+:func:`triplebench.builders.writer.build_benchmark` does the rest for every
 benchmark alike: schema validation, Arrow conversion, parquet writing,
 atomic replacement of ``datasets/<benchmark>/data`` and the card's ``configs:``.
 """

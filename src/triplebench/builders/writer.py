@@ -18,6 +18,7 @@ from types import ModuleType
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..data import parquet_relpath
 from ..errors import InputError, TripleBenchError
 from ..schemas import arrow_schema, validate_records
 from ..sources import RawDir, load_pins
@@ -29,11 +30,6 @@ ROW_GROUP_SIZE = 65536
 
 def builder_module(benchmark: str) -> ModuleType:
     return importlib.import_module(f"{__package__}.{benchmark}")
-
-
-def parquet_relpath(config: str, split: str) -> str:
-    """Path of a (config, split) file below ``datasets/<benchmark>/``."""
-    return f"data/{config}/{split}-00000-of-00001.parquet"
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:

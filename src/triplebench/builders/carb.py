@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..build import ConfigSpec, Table
+from ..builders import ConfigSpec, Table
 from ..errors import InputError
 from ..formats import carb as fmt
 from ..sources import RawDir

@@ -1,0 +1,244 @@
+"""One declaration of every scorer option, used by the API, the CLI and the evaluate modules.
+
+A scorer declares its keyword options as a tuple of :class:`Option`. From that
+one declaration
+
+* :func:`validate` checks keyword values (API, evaluate ``compute`` kwargs, CLI)
+  and raises :class:`~triplebench.errors.InputError` naming the option;
+* :func:`add_arguments` derives the CLI flags: ``--<name>`` with ``_`` -> ``-``,
+  the same name as the keyword, the same choices and defaults.
+
+Options shared by every benchmark (``allow_partial``, ``bootstrap``, ``seed``,
+``level``) are defined once here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .errors import InputError
+
+KINDS = ("int", "float", "bool", "str", "choice", "choices", "path", "object")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of a scorer.
+
+    Parameters
+    ----------
+    name : str
+        The keyword name; the CLI flag is ``--name`` with ``_`` replaced by ``-``.
+    kind : {'int', 'float', 'bool', 'str', 'choice', 'choices', 'path', 'object'}
+        ``choice``: one of ``choices``; ``choices``: a list of them (CLI: comma
+        separated); ``path``: a file path (checked by the scorer when used);
+        ``object``: a Python object (API only, no CLI flag).
+    default : object
+        The default value (``None`` allowed for every kind).
+    help : str
+        One line for ``--help`` and the docs.
+    choices : tuple of str or callable, optional
+        Allowed values (a callable is called lazily, e.g. the GenRES set names).
+    aliases : mapping, optional
+        Accepted spellings mapped to the canonical value (e.g. reference flag names).
+    minimum, maximum : float, optional
+        Inclusive bounds of a number.
+    flags : tuple of str
+        Extra CLI spellings (e.g. ``--lang`` for ``--language``).
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    help: str = ""
+    choices: tuple[str, ...] | Callable[[], Sequence[str]] | None = None
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    minimum: float | None = None
+    maximum: float | None = None
+    flags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+
+    @property
+    def flag(self) -> str:
+        """The CLI flag: ``--`` + the name with dashes."""
+        return "--" + self.name.replace("_", "-")
+
+    def allowed(self) -> tuple[str, ...]:
+        """The allowed values of a ``choice``/``choices`` option."""
+        found = self.choices() if callable(self.choices) else self.choices
+        return tuple(found or ())
+
+    def with_default(self, default: Any) -> "Option":
+        """The same option with another default."""
+        return replace(self, default=default)
+
+    def check(self, value: Any) -> Any:
+        """``value`` converted to this option's type, or an :class:`InputError`."""
+        if value is None:
+            return None
+        kind = self.kind
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise InputError.option(self.name, value, "True or False")
+        if kind == "int":
+            if isinstance(value, bool) or not _is_integral(value):
+                raise InputError.option(self.name, value, "an integer" + self._bounds())
+            value = int(value)
+            return self._in_bounds(value)
+        if kind == "float":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) and not _is_real(value):
+                raise InputError.option(self.name, value, "a number" + self._bounds())
+            value = float(value)
+            if not math.isfinite(value):
+                raise InputError.option(self.name, value, "a finite number" + self._bounds())
+            return self._in_bounds(value)
+        if kind in ("str", "path"):
+            if not isinstance(value, str) or not value or "\x00" in value:
+                raise InputError.option(self.name, value, "a non-empty string")
+            return value
+        if kind == "choice":
+            return self._one_choice(value)
+        if kind == "choices":
+            items = value.split(",") if isinstance(value, str) else value
+            if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+                raise InputError.option(self.name, value, "a list of " + " | ".join(self.allowed()))
+            out = [self._one_choice(v.strip() if isinstance(v, str) else v) for v in items]
+            if not out:
+                raise InputError.option(self.name, value, "at least one of " + " | ".join(self.allowed()))
+            return list(dict.fromkeys(out))
+        return value  # object: checked by the scorer that uses it
+
+    def _one_choice(self, value: Any) -> str:
+        allowed = self.allowed()
+        if isinstance(value, str):
+            value = self.aliases.get(value, value)
+            if value in allowed:
+                return value
+        raise InputError.option(self.name, value, "one of " + " | ".join(allowed))
+
+    def _bounds(self) -> str:
+        parts = []
+        if self.minimum is not None:
+            parts.append(f">= {self.minimum:g}")
+        if self.maximum is not None:
+            parts.append(f"<= {self.maximum:g}")
+        return (" " + " and ".join(parts)) if parts else ""
+
+    def _in_bounds(self, value: float) -> Any:
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise InputError.option(self.name, value, ("an integer" if self.kind == "int" else "a number") + self._bounds())
+        return value
+
+
+def _is_integral(value: Any) -> bool:
+    try:
+        import numbers
+
+        return isinstance(value, numbers.Integral)
+    except Exception:  # pragma: no cover
+        return False
+
+
+def _is_real(value: Any) -> bool:
+    import numbers
+
+    return isinstance(value, numbers.Real)
+
+
+# -- options every benchmark shares -------------------------------------------------------------
+
+ALLOW_PARTIAL = Option(
+    "allow_partial", "bool", False,
+    "score even when predictions do not all fit the gold (reference behaviour); marked in the signature",
+)
+BOOTSTRAP = Option("bootstrap", "int", 0, "add confidence intervals from N resamples of the units (0 = none)",
+                   minimum=0, maximum=100_000)
+SEED = Option("seed", "int", 0, "seed of the bootstrap resampling", minimum=0, maximum=2**63 - 1)
+LEVEL = Option("level", "float", 0.95, "confidence level of the intervals", minimum=0.5, maximum=0.999)
+RESAMPLES = Option("resamples", "int", 1000, "bootstrap resamples of a paired comparison", minimum=1, maximum=100_000)
+COMMON = (ALLOW_PARTIAL, BOOTSTRAP, SEED, LEVEL)
+
+
+def validate(spec: Sequence[Option], values: Mapping[str, Any], *, where: str = "score") -> dict[str, Any]:
+    """Every option of ``spec`` with its checked value (defaults filled in).
+
+    Raises
+    ------
+    InputError
+        An unknown keyword, or a value of the wrong type or out of range; the error
+        names the option.
+    """
+    by_name = {o.name: o for o in spec}
+    unknown = [k for k in values if k not in by_name]
+    if unknown:
+        raise InputError(
+            None, None, f"unknown option of {where}(); expected one of {', '.join(by_name)}", field=unknown[0]
+        )
+    out = {}
+    for option in spec:
+        value = values.get(option.name, option.default)
+        out[option.name] = option.check(value)
+    return out
+
+
+def add_arguments(parser: argparse.ArgumentParser, spec: Sequence[Option]) -> None:
+    """Add one CLI flag per option of ``spec`` (``object`` options have none).
+
+    Values are parsed as strings and converted by :func:`validate`, so the CLI
+    and the API accept and refuse exactly the same values.
+    """
+    for option in spec:
+        if option.kind == "object":
+            continue
+        names = (option.flag, *option.flags)
+        text = option.help
+        if option.kind in ("choice", "choices") and not callable(option.choices):
+            text += f" ({' | '.join(option.allowed())})"
+        if option.default not in (None, False, "", ()):
+            shown = ",".join(option.default) if isinstance(option.default, (list, tuple)) else option.default
+            text += f" [default: {shown}]"
+        text = text.replace("%", "%%")
+        if option.kind == "bool":
+            parser.add_argument(*names, dest=option.name, action="store_true", default=option.default, help=text)
+        else:
+            metavar = option.name.upper() if option.kind != "path" else "FILE"
+            parser.add_argument(*names, dest=option.name, default=None, metavar=metavar, help=text,
+                                type=_cli_value(option))
+
+
+def _cli_value(option: Option) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        if option.kind == "int":
+            try:
+                return int(text, 10)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected an integer, got {text[:80]!r}") from None
+        if option.kind == "float":
+            try:
+                return float(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected a number, got {text[:80]!r}") from None
+        return text
+
+    convert.__name__ = option.kind
+    return convert
+
+
+def from_namespace(spec: Sequence[Option], namespace: argparse.Namespace) -> dict[str, Any]:
+    """The keyword values given on the command line (absent flags are left out)."""
+    out = {}
+    for option in spec:
+        if option.kind == "object" or not hasattr(namespace, option.name):
+            continue
+        value = getattr(namespace, option.name)
+        if value is None or (option.kind == "bool" and value == option.default):
+            continue
+        out[option.name] = value
+    return out

@@ -1,0 +1,121 @@
+"""The five benchmarks in one table: what the CLI, the evaluate modules, reports and
+:func:`triplebench.score` derive from.
+
+A scorer module (``triplebench.scoring.<benchmark>``) provides
+
+* ``OPTIONS``: a tuple of :class:`triplebench.options.Option` (selectors first, then
+  options; the shared ones from :data:`triplebench.options.COMMON`);
+* ``score(predictions, *, gold=None, **options) -> Result``: ``predictions`` is a
+  path, a list of records, a ``datasets.Dataset`` or an Arrow table; ``gold`` an
+  explicit gold (path) instead of the built dataset.
+
+Nothing here imports a scorer until it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .options import Option
+
+
+@dataclass(frozen=True)
+class Display:
+    """How a benchmark's paper prints its scores.
+
+    Parameters
+    ----------
+    percent : bool
+        Scores shown multiplied by 100 (JSON always holds fractions).
+    decimals : int
+        Digits after the decimal point.
+    """
+
+    percent: bool
+    decimals: int
+
+    def show(self, value: float | None) -> str:
+        """``value`` as the paper prints it; ``n/a`` for ``None`` or NaN."""
+        if value is None or value != value:
+            return "n/a"
+        return f"{value * 100 if self.percent else value:.{self.decimals}f}"
+
+    def describe(self) -> str:
+        """The unit line of a table header."""
+        return f"{'percent' if self.percent else 'fractions'}, {self.decimals} decimals"
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """One benchmark's entry.
+
+    Attributes
+    ----------
+    name : str
+        Registry key and CLI name.
+    title : str
+        Display name.
+    module : str
+        The scorer module.
+    selectors : tuple of str
+        The options that pick the gold (split, language, set, subtask).
+    unit : str or None
+        What a resampling unit is; ``None`` when the benchmark does not split into
+        units (no bootstrap, no paired test).
+    main_score : str
+        The score :func:`triplebench.compare` compares by default.
+    headline : tuple of str
+        The columns of a multi-system table.
+    display : Display
+        The paper's number style.
+    """
+
+    name: str
+    title: str
+    module: str
+    selectors: tuple[str, ...]
+    unit: str | None
+    main_score: str
+    headline: tuple[str, ...]
+    display: Display
+
+    def scorer(self) -> ModuleType:
+        """The scorer module (imported on first use)."""
+        return importlib.import_module(self.module)
+
+    def options(self) -> "tuple[Option, ...]":
+        """The scorer's option declarations."""
+        return tuple(self.scorer().OPTIONS)
+
+
+REGISTRY: dict[str, BenchmarkSpec] = {
+    spec.name: spec
+    for spec in (
+        BenchmarkSpec("carb", "CaRB", "triplebench.scoring.carb", ("split",), "sentence", "f1",
+                      ("auc", "precision", "recall", "f1"), Display(False, 3)),
+        BenchmarkSpec("benchie", "BenchIE", "triplebench.scoring.benchie", ("language", "facet"), "sentence", "f1",
+                      ("precision", "recall", "f1"), Display(False, 2)),
+        BenchmarkSpec("robust", "ROBUST", "triplebench.scoring.robust", (), "clique", "robust_f1",
+                      ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"), Display(False, 3)),
+        BenchmarkSpec("genres", "GenRES", "triplebench.scoring.genres", ("dataset",), "text", "FS",
+                      ("TS", "US", "FS", "GS", "CS"), Display(True, 1)),
+        BenchmarkSpec("combo", "ComBO", "triplebench.scoring.combo", ("split", "subtask"), None, "avg",
+                      (), Display(True, 1)),
+    )
+}
+
+BENCHMARKS: tuple[str, ...] = tuple(REGISTRY)
+
+
+def get(name: str) -> BenchmarkSpec:
+    """The spec of ``name``; an :class:`InputError` naming the known ones otherwise."""
+    try:
+        return REGISTRY[name]
+    except (KeyError, TypeError):
+        raise InputError.option("benchmark", name, "one of " + " | ".join(REGISTRY)) from None
