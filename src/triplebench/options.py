@@ -126,15 +126,19 @@ class Option:
     def _bounds(self) -> str:
         parts = []
         if self.minimum is not None:
-            parts.append(f">= {self.minimum:g}")
+            parts.append(f">= {_number(self.minimum)}")
         if self.maximum is not None:
-            parts.append(f"<= {self.maximum:g}")
+            parts.append(f"<= {_number(self.maximum)}")
         return (" " + " and ".join(parts)) if parts else ""
 
     def _in_bounds(self, value: float) -> Any:
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise InputError.option(self.name, value, ("an integer" if self.kind == "int" else "a number") + self._bounds())
         return value
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 def _is_integral(value: Any) -> bool:
@@ -160,7 +164,7 @@ ALLOW_PARTIAL = Option(
 )
 BOOTSTRAP = Option("bootstrap", "int", 0, "add confidence intervals from N resamples of the units (0 = none)",
                    minimum=0, maximum=100_000)
-SEED = Option("seed", "int", 0, "seed of the bootstrap resampling", minimum=0, maximum=2**63 - 1)
+SEED = Option("seed", "int", 0, "seed of the bootstrap resampling", minimum=0, maximum=2**32 - 1)
 LEVEL = Option("level", "float", 0.95, "confidence level of the intervals", minimum=0.5, maximum=0.999)
 RESAMPLES = Option("resamples", "int", 1000, "bootstrap resamples of a paired comparison", minimum=1, maximum=100_000)
 COMMON = (ALLOW_PARTIAL, BOOTSTRAP, SEED, LEVEL)
