@@ -1,9 +1,14 @@
-"""The ``triplebench`` command: a thin shell over the library.
+"""The ``triplebench`` command, derived from the library.
 
-Pipeline commands (``fetch``, ``build``, ``validate``, ``summary``) live in
-:mod:`.main`. Each benchmark's scoring commands live in ``triplebench.cli.<benchmark>``,
-a module exposing ``configure_score(parser)`` and ``score(args) -> int`` (and,
-where the benchmark supports paired comparison, ``configure_compare`` and
-``compare``). Heavy imports (numba, torch) happen inside those functions, so
+* :mod:`.main`      - the parser and the error/exit-code policy;
+* :mod:`.scoring`   - ``score`` and ``compare`` for every benchmark, with flags
+  generated from each scorer's ``OPTIONS`` (:mod:`triplebench.options`);
+* :mod:`.pipeline`  - ``fetch``, ``build``, ``validate``, ``summary``, ``report``
+  (what the DVC stages run);
+* ``triplebench.cli.<benchmark>`` - optional extras of one benchmark (``EXTRA``
+  options, ``inputs(args)``, ``after(args, named_results)``);
+* :mod:`.download`, :mod:`.release` - getting and publishing released data.
+
+Heavy imports (numba, pyarrow, torch) happen inside the commands, so
 ``triplebench --help`` stays fast.
 """

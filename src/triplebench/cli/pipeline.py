@@ -1,0 +1,82 @@
+"""What the DVC stages run: ``fetch``, ``build``, ``validate``, ``summary``, ``report``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+
+from ..registry import BENCHMARKS
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    """Fetch and verify the pinned upstream files of each benchmark into raw/."""
+    from ..params import mirror_root, optional_locations
+    from ..paths import raw_dir
+    from ..sources.fetch import fetch
+
+    for benchmark in args.benchmarks:
+        report = fetch(benchmark, raw_dir(benchmark), mirror_root(), optional_locations())
+        origins = sorted({f["origin"] if f.get("optional") is None else "provided" for f in report.files})
+        print(f"{benchmark}: {len(report.files)} files verified ({', '.join(origins)}); {len(report.missing)} optional missing")
+        for m in report.missing:
+            print(f"  missing {m['name']}: {m['why']}")
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build the parquet files and card configs of each benchmark from raw/."""
+    from ..builders.writer import build_benchmark
+    from ..paths import dataset_dir, raw_dir
+
+    for benchmark in args.benchmarks:
+        built = build_benchmark(benchmark, raw_dir(benchmark), dataset_dir(benchmark))
+        print(f"{benchmark}: {len(built)} parquet files, {sum(b.rows for b in built):,} rows")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check the built parquet against the schemas; write reports/datasets/."""
+    from ..builders.validate import validate_benchmark, write_report
+    from ..paths import dataset_dir, raw_dir, reports_dir
+
+    for benchmark in args.benchmarks:
+        report = validate_benchmark(benchmark, dataset_dir(benchmark), raw_dir(benchmark))
+        write_report(report, reports_dir() / "datasets" / f"{benchmark}.json")
+        print(f"{benchmark}: {len(report['files'])} files valid")
+    return 0
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    """Print the table of built datasets and missing sources."""
+    from ..summary import summary
+
+    print(summary())
+    return 0
+
+
+def report_module(benchmark: str):
+    """``triplebench.reports.<benchmark>``, or None."""
+    name = f"triplebench.reports.{benchmark}"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Run one benchmark's report (what its DVC report stage runs)."""
+    return report_module(args.benchmark).main(args.rest)
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    """The pipeline sub-commands."""
+    for name, func in (("fetch", cmd_fetch), ("build", cmd_build), ("validate", cmd_validate)):
+        text = func.__doc__.splitlines()[0]
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("benchmarks", nargs="+", choices=BENCHMARKS, metavar="BENCHMARK")
+        sub.set_defaults(func=func)
+    sub = commands.add_parser("summary", help=cmd_summary.__doc__.splitlines()[0])
+    sub.set_defaults(func=cmd_summary)
+    sub = commands.add_parser("report", help=cmd_report.__doc__.splitlines()[0], add_help=False,
+                              description="triplebench report BENCHMARK [report options]; see `triplebench report BENCHMARK --help`")
+    sub.add_argument("benchmark", choices=BENCHMARKS, metavar="BENCHMARK")
+    sub.add_argument("rest", nargs=argparse.REMAINDER)
+    sub.set_defaults(func=cmd_report)

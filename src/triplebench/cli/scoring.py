@@ -1,0 +1,138 @@
+"""``triplebench score <benchmark> FILE...`` and ``triplebench compare <benchmark> A B``.
+
+Flags come from the scorer's ``OPTIONS`` (same names as the keyword arguments),
+so the CLI, the Python API and the evaluate modules accept exactly the same
+values. Several files are scored in one process and printed as one table (JSON:
+a list); a glob pattern is expanded when the shell did not expand it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib
+import importlib.util
+import json
+from types import ModuleType
+from typing import Any
+
+from ..errors import InputError
+from ..options import RESAMPLES, Option, add_arguments, from_namespace
+from ..registry import REGISTRY, BenchmarkSpec
+
+
+def extras(benchmark: str) -> ModuleType | None:
+    """The optional ``triplebench.cli.<benchmark>`` module of CLI-only extras."""
+    name = f"{__package__}.{benchmark}"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+
+
+def _extra_options(benchmark: str) -> tuple[Option, ...]:
+    module = extras(benchmark)
+    return tuple(getattr(module, "EXTRA", ())) if module else ()
+
+
+def _common_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", metavar="PATH", help="score against this gold file instead of the built dataset")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON (fractions)")
+
+
+def configure_score(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> None:
+    """Flags of ``triplebench score <benchmark>``."""
+    scorer = spec.scorer()
+    parser.description = (scorer.__doc__ or "").strip().split("\n\n")[0]
+    parser.add_argument("predictions", nargs="*", metavar="FILE",
+                        help="prediction files (several: one table, one row per file; globs are expanded)")
+    add_arguments(parser, scorer.OPTIONS)
+    add_arguments(parser, _extra_options(spec.name))
+    _common_flags(parser)
+
+
+def configure_compare(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> None:
+    """Flags of ``triplebench compare <benchmark>``."""
+    scorer = spec.scorer()
+    parser.description = f"Paired bootstrap over {spec.unit}s of the difference of one {spec.title} score between systems A and B."
+    parser.add_argument("a", metavar="A", help="predictions of system A")
+    parser.add_argument("b", metavar="B", nargs="+", help="predictions of system B (several: each compared with A)")
+    add_arguments(parser, [o for o in scorer.OPTIONS if o.name not in ("bootstrap",)])
+    add_arguments(parser, [Option("metric", "str", None, f"the score to compare [default: {spec.main_score}]"), RESAMPLES])
+    _common_flags(parser)
+
+
+def _expand(patterns: list[str]) -> list[str]:
+    files: list[str] = []
+    for pattern in patterns:
+        matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else []
+        files.extend(matched or [pattern])
+    return files
+
+
+def _score_all(spec: BenchmarkSpec, args: argparse.Namespace, files: list[str], options: dict[str, Any]) -> list[tuple[str, Any]]:
+    module = extras(spec.name)
+    named = module.inputs(args) if module and hasattr(module, "inputs") else None
+    if named is None:
+        if not files:
+            raise InputError(None, None, "give at least one prediction file", field="predictions")
+        named = [(path, path) for path in files]
+    scorer = spec.scorer()
+    return [(name, scorer.score(predictions, gold=args.gold, **options)) for name, predictions in named]
+
+
+def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+    """Score every file; print one result or one table."""
+    from ..scoring.result import format_many
+
+    options = from_namespace(spec.options(), args)
+    named = _score_all(spec, args, _expand(args.predictions), options)
+    if args.json:
+        dicts = [{"system": name, **result.to_dict()} for name, result in named]
+        print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))
+    elif len(named) == 1:
+        print(named[0][1].format())
+    else:
+        print(format_many([r for _, r in named], [n for n, _ in named]))
+    module = extras(spec.name)
+    if module and hasattr(module, "after"):
+        module.after(args, named)
+    return 0
+
+
+def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+    """Compare A with each B."""
+    from ..scoring.significance import compare
+
+    options = from_namespace(spec.options(), args)
+    scorer = spec.scorer()
+    a = scorer.score(args.a, gold=args.gold, **options)
+    outputs = []
+    for path in _expand(args.b):
+        b = scorer.score(path, gold=args.gold, **options)
+        outputs.append((path, compare(a, b, metric=args.metric, resamples=args.resamples or RESAMPLES.default,
+                                      seed=options.get("seed", 0), level=options.get("level", 0.95))))
+    if args.json:
+        dicts = [{"a": args.a, "b": path, **c.to_dict()} for path, c in outputs]
+        print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))
+    else:
+        print("\n\n".join(c.format(args.a, path) for path, c in outputs))
+    return 0
+
+
+def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
+    """``score`` and ``compare`` with one sub-command per registered benchmark.
+
+    Only the benchmark named in ``argv`` gets its flags (importing its scorer), so
+    a call never imports the other four scorers.
+    """
+    chosen = argv[1] if len(argv) > 1 and argv[0] in ("score", "compare") else None
+    for command, text, configure, run in (
+        ("score", "score predictions against a benchmark", configure_score, run_score),
+        ("compare", "paired bootstrap comparison of systems on a benchmark", configure_compare, run_compare),
+    ):
+        parser = commands.add_parser(command, help=text, description=text)
+        sub = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+        for spec in REGISTRY.values():
+            bench = sub.add_parser(spec.name, help=f"{command} on {spec.title}",
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+            if spec.name == chosen:
+                configure(bench, spec)
+                bench.set_defaults(func=lambda args, spec=spec, run=run: run(spec, args))
