@@ -3,6 +3,17 @@
 Each helper raises :class:`~triplebench.errors.InputError` naming the file (or
 source label), the 1-based line and what was expected, so readers only add the
 format-specific checks.
+
+One rule for every reader:
+
+* text is UTF-8; a leading byte-order mark is removed (it would otherwise become
+  part of the first sentence and change its key); any other undecodable byte is
+  an error naming line and offset;
+* JSON numbers are bounded: an integer literal of more than
+  :data:`MAX_INTEGER_DIGITS` digits is an error (it cannot be a confidence, an id
+  or a count), and so is nesting deeper than Python can parse;
+* no Unicode normalisation is applied (the references do none); scorers count
+  non-NFC text and offer normalisation as a named option.
 """
 
 from __future__ import annotations
@@ -13,12 +24,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import InputError
+from ..io import input_file
+
+
+BOM = "\ufeff"
+MAX_INTEGER_DIGITS = 30
 
 
 def decode(data: bytes, source: str | PathLike[str]) -> str:
-    """UTF-8 text of ``data``; a bad byte is an error naming its line and offset."""
+    """UTF-8 text of ``data`` without a leading BOM; a bad byte is an error naming its line and offset."""
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
+        return text[1:] if text.startswith(BOM) else text
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(
@@ -29,21 +46,43 @@ def decode(data: bytes, source: str | PathLike[str]) -> str:
 def read_text(path: str | PathLike[str], expected: str | None = "data") -> str:
     """The UTF-8 text of a file; missing or undecodable files are errors, and so is
     an empty one unless ``expected`` is None (otherwise it names what was expected)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(path, None, "no such file")
-    text = decode(path.read_bytes(), path)
+    path = input_file(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    text = decode(data, path)
     if expected is not None and not text.strip():
         raise InputError(path, None, f"empty file: expected {expected}")
     return text
 
 
+class _TooLarge(ValueError):
+    pass
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise _TooLarge(f"an integer of {len(literal.lstrip('-'))} digits (at most {MAX_INTEGER_DIGITS} are accepted)")
+    return int(literal)
+
+
+def _loads(text: str, source: str | PathLike[str], line: int | None) -> Any:
+    """``json.loads`` with the rule's bounds; every failure is an :class:`InputError`."""
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except json.JSONDecodeError as exc:
+        where = exc.lineno if line is None else line
+        raise InputError(source, where, f"invalid JSON at column {exc.colno}: {exc.msg}") from None
+    except _TooLarge as exc:
+        raise InputError(source, line, f"invalid JSON: {exc}") from None
+    except RecursionError:
+        raise InputError(source, line, "invalid JSON: nested too deeply") from None
+
+
 def parse_json(text: str, source: str | PathLike[str]) -> Any:
     """One JSON document; a syntax error names its line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(source, exc.lineno, f"invalid JSON at column {exc.colno}: {exc.msg}") from None
+    return _loads(text.lstrip(BOM), source, None)
 
 
 def load_json(path: str | PathLike[str], expected: str = "a JSON document") -> Any:
@@ -53,10 +92,7 @@ def load_json(path: str | PathLike[str], expected: str = "a JSON document") -> A
 
 def iter_jsonl(text: str, source: str | PathLike[str]) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for every non-blank line of a JSON-lines text."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.lstrip(BOM).splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(source, number, f"invalid JSON at column {exc.colno}: {exc.msg}") from None
+        yield number, _loads(line, source, number)
