@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .io import atomic_write_text
 from .paths import project_root, reports_dir
 from .sources import BENCHMARKS
 
@@ -66,6 +67,5 @@ def summary(root: Path | None = None) -> str:
     current = json.dumps({"rows": rows, "missing": missing}, sort_keys=True)
     previous = state_path.read_text(encoding="utf-8") if state_path.is_file() else None
     changed = None if previous is None else previous != current
-    state_path.parent.mkdir(parents=True, exist_ok=True)
-    state_path.write_text(current, encoding="utf-8")
+    atomic_write_text(state_path, current)
     return render(rows, missing, absent, changed)

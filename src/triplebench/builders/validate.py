@@ -14,6 +14,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from ..errors import TripleBenchError
+from ..io import atomic_write_text
 from ..schemas import arrow_schema
 from ..sources import RawDir
 from .card import file_digest, split_front_matter
@@ -52,5 +53,5 @@ def validate_benchmark(benchmark: str, dataset_root: Path, raw_root: Path) -> di
 
 
 def write_report(report: dict, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    """Write the validate report (atomically)."""
+    atomic_write_text(path, json.dumps(report, indent=1, sort_keys=True) + "\n")

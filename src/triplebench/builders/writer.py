@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import shutil
-import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +19,7 @@ import pyarrow.parquet as pq
 
 from ..data import parquet_relpath
 from ..errors import InputError, TripleBenchError
+from ..io import heal_directory, replace_directory, staging_directory
 from ..schemas import arrow_schema, validate_records
 from ..sources import RawDir, load_pins
 from . import ConfigSpec, Table
@@ -62,8 +62,9 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
     missing = raw.manifest.get("missing", [])
     card = dataset_root / "README.md"
     check_card(card, benchmark)  # fail before anything is written
-    dataset_root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".data-", dir=dataset_root))
+    target = dataset_root / "data"
+    heal_directory(target)
+    staging = staging_directory(target)
     built: list[BuiltFile] = []
     try:
         seen: set[tuple[str, str]] = set()
@@ -86,10 +87,7 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
         absent = sorted(required - seen)
         if absent:
             raise TripleBenchError(f"{benchmark}: required config/splits not built: {absent}")
-        target = dataset_root / "data"
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
+        replace_directory(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -17,13 +17,13 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SourceError
+from ..io import atomic_write_text, heal_directory, replace_directory, staging_directory
 from .pins import BenchmarkPins, OptionalSource, Pin, load_pins
 from .raw import SOURCES_FILE
 
@@ -121,8 +121,8 @@ def fetch(
             "(an empty value downloads from GitHub)"
         )
     report = FetchReport(benchmark)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}-", dir=dest.parent))
+    heal_directory(dest)
+    staging = staging_directory(dest)
     try:
         for pin in pins.files:
             target = staging / pin.path
@@ -141,10 +141,8 @@ def fetch(
             target = staging / source.path
             target.parent.mkdir(parents=True, exist_ok=True)
             report.files.append(_fetch_optional(source, location, target))
-        (staging / SOURCES_FILE).write_text(report.to_json(), encoding="utf-8")
-        if dest.exists():
-            shutil.rmtree(dest)
-        staging.rename(dest)
+        atomic_write_text(staging / SOURCES_FILE, report.to_json())
+        replace_directory(staging, dest)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
