@@ -4,8 +4,10 @@ Only the keys triplebench itself reads are interpreted here:
 
 ``mirror``            root of a mirror laid out as ``github.com/<owner>/<repo>/<commit>/<path>``,
                       relative to the project root; ``$TRIPLEBENCH_MIRROR`` overrides it.
-``optional_sources``  ``{name: url-or-local-path}`` for the sources that cannot be pinned;
-                      an empty value means "not provided".
+``optional_sources``  ``{benchmark: {name: url-or-local-path}}`` for the sources that cannot
+                      be pinned (grouped per benchmark so each fetch stage tracks its own
+                      group; a flat ``{name: ...}`` entry is read too); an empty value
+                      means "not provided".
 """
 
 from __future__ import annotations
@@ -45,4 +47,7 @@ def mirror_root(root: Path | None = None) -> Path | None:
 def optional_locations(root: Path | None = None) -> dict[str, str]:
     """Non-empty ``optional_sources`` entries: name -> URL or local path."""
     entries = load_params(root).get("optional_sources") or {}
-    return {name: str(value) for name, value in entries.items() if value}
+    flat: dict[str, object] = {}
+    for name, value in entries.items():
+        flat.update(value if isinstance(value, dict) else {name: value})
+    return {name: str(value) for name, value in flat.items() if value}
