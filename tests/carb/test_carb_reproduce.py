@@ -31,9 +31,9 @@ def results(built):
 def test_printed_values(results, system):
     _, _, _, auc, (p, r, f1) = PUBLISHED[system]
     result = results[system]
-    assert np.round(result.auc, 3) == auc
-    assert tuple(np.round([result.precision, result.recall, result.f1], 3)) == (p, r, f1)
-    assert result.rounded == {"auc": auc, "precision": p, "recall": r, "f1": f1}
+    assert np.round(result.scores["auc"], 3) == auc
+    assert tuple(np.round([result.scores["precision"], result.scores["recall"], result.scores["f1"]], 3)) == (p, r, f1)
+    assert result.rounded() == {"auc": auc, "precision": p, "recall": r, "f1": f1}
 
 
 @pytest.mark.parametrize("system", sorted(PUBLISHED))
@@ -42,8 +42,8 @@ def test_pr_curve_equals_the_published_dump(results, system):
     lines = upstream_file(REPO, f"dump/{dump}").read_text().splitlines()
     assert lines[0].split("\t") == ["Precision", "Recall", "Confidence"]
     expected = np.array([[float(x) for x in line.split("\t")] for line in lines[1:]])
-    curve = results[system].curve
-    ours = np.column_stack([curve.precision, curve.recall, curve.confidence])
+    curve = results[system].details["curve"]
+    ours = np.column_stack([curve["precision"], curve["recall"], curve["confidence"]])
     assert ours.shape == expected.shape
     np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-12)
 
@@ -57,7 +57,7 @@ def test_signature_names_what_produced_the_numbers(results):
 def test_reverb_scores_from_the_sentence_in_its_own_line(built):
     result = carb.score(upstream_file(REPO, "system_outputs/test/reverb_output.txt"), fmt="reverb")
     # no published counterpart (the reference needs an unpublished sentence file): sanity only
-    assert 0 < result.auc < 1 and 0 < result.f1 < 1
+    assert 0 < result.scores["auc"] < 1 and 0 < result.scores["f1"] < 1
     assert result.counts["matched_sentences"] > 400
     assert result.counts["input_extractions"] == len(upstream_file(REPO, "system_outputs/test/reverb_output.txt").read_text().splitlines())
 
@@ -68,5 +68,5 @@ def test_systems_config_scores_like_the_file(built, project_root, results):
     rows = datasets.load_dataset(str(project_root / "datasets" / "carb"), "systems", split="test")
     rows = rows.filter(lambda r: r["system"] == "OpenIE-5")
     from_dataset = carb.score(rows, split="test")
-    assert from_dataset.auc == results["OpenIE-5"].auc
-    assert from_dataset.curve == results["OpenIE-5"].curve
+    assert from_dataset.scores["auc"] == results["OpenIE-5"].scores["auc"]
+    assert from_dataset.details["curve"] == results["OpenIE-5"].details["curve"]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from carb_oracle import Ex, compare as oracle_compare
 
-from triplebench.errors import InputError
+from triplebench.errors import CoverageError, InputError
 from triplebench.scoring import carb
 
 WORDS = ["is", "be", "was", "said", "John", "Mary", "the", "of", "in", "house", "red", "told", "at", "a", "adds"]
@@ -51,11 +51,12 @@ def test_kernels_equal_the_literal_oracle(tmp_path, matcher, binary):
     for seed in range(25):
         gold, pred = random_problem(seed)
         path = write_gold(tmp_path, gold)
-        ours = carb.CarbScorer("test", matcher, binary, gold=path).score_records(pred)
+        ours = carb.score(pred, gold=path, matcher=matcher, binary=binary, allow_partial=True)
         auc, (p, r, f1), curve = oracle_for(gold, pred, matcher, binary)
-        ours_curve = np.array([ours.curve.precision, ours.curve.recall, ours.curve.confidence]).T.reshape(-1, 3)
+        c = ours.details["curve"]
+        ours_curve = np.array([c["precision"], c["recall"], c["confidence"]]).T.reshape(-1, 3)
         np.testing.assert_allclose(ours_curve, np.array(curve, dtype=float).reshape(-1, 3), rtol=0, atol=1e-12, err_msg=str(seed))
-        assert (ours.auc, ours.precision, ours.recall, ours.f1) == pytest.approx((auc, p, r, f1), abs=1e-12), seed
+        assert tuple(ours.scores.values()) == pytest.approx((auc, p, r, f1), abs=1e-12), seed
 
 
 def score_one(tmp_path, gold_line, preds, **kw):
@@ -63,30 +64,30 @@ def score_one(tmp_path, gold_line, preds, **kw):
     path.write_text(gold_line + "\n")
     sentence = gold_line.split("\t")[0]
     records = [{"sentence": sentence, "confidence": c, "predicate": p, "arguments": a} for p, a, c in preds]
-    return carb.CarbScorer("test", gold=path, **kw).score_records(records)
+    return carb.score(records, gold=path, **kw)
 
 
 def test_hand_computed_lenient_match(tmp_path):
     # gold (was born in, Obama, Hawaii); predicted (born, Obama, in Hawaii)
     # predicate: 1 of 1 predicted / 1 of 3 gold; arg1: 1/1; arg2: 1 of 2 predicted ("in" unmatched) / 1 of 1
     res = score_one(tmp_path, "Obama was born in Hawaii .\twas born in\tObama\tHawaii", [("born", ["Obama", "in Hawaii"], 0.5)])
-    assert res.precision == pytest.approx(3 / 4) and res.recall == pytest.approx(3 / 5)
-    assert res.f1 == pytest.approx(2 * 0.75 * 0.6 / 1.35)
+    assert res["precision"] == pytest.approx(3 / 4) and res["recall"] == pytest.approx(3 / 5)
+    assert res["f1"] == pytest.approx(2 * 0.75 * 0.6 / 1.35)
     # AUC: curve (R 0.6, P 0.75) + (0, 1): trapezoid 0.6 * (0.75 + 1) / 2
-    assert res.auc == pytest.approx(0.6 * 1.75 / 2)
+    assert res["auc"] == pytest.approx(0.6 * 1.75 / 2)
 
 
 def test_be_rule_adds_one_predicate_token(tmp_path):
     res = score_one(tmp_path, "He is tall .\tis\tHe\ttall", [("be", ["He", "tall"], 1.0)])
-    assert (res.precision, res.recall) == (1.0, 1.0)
+    assert (res["precision"], res["recall"]) == (1.0, 1.0)
 
 
 def test_said_type_predicates_try_reversed_arguments(tmp_path):
     line = "Tom said rain comes .\tsaid\tTom\train comes"
     reversed_args = [("said", ["rain comes", "Tom"], 1.0)]
-    assert score_one(tmp_path, line, reversed_args).f1 == 1.0
+    assert score_one(tmp_path, line, reversed_args)["f1"] == 1.0
     plain = "Tom knew rain comes .\tknew\tTom\train comes"
-    assert score_one(tmp_path, plain, [("knew", ["rain comes", "Tom"], 1.0)]).f1 < 1.0
+    assert score_one(tmp_path, plain, [("knew", ["rain comes", "Tom"], 1.0)])["f1"] < 1.0
 
 
 def test_binary_mode_aliasing(tmp_path):
@@ -96,38 +97,41 @@ def test_binary_mode_aliasing(tmp_path):
         [("met Mary on", ["John", "Monday"], 1.0)], binary=True,
     )
     assert res.counts["gold_extractions"] == 3
-    assert (res.precision, res.recall) == (1.0, 1.0)  # every copy is the last state
+    assert (res["precision"], res["recall"]) == (1.0, 1.0)  # every copy is the last state
     # the first binary state (met, John, Mary) no longer exists in the gold:
     # predicate 1 of 1 / 1 of 3 ("met Mary on"), arg1 1/1, arg2 "Mary" vs "Monday" 0 of 1 / 0 of 1
     first = score_one(
         tmp_path, "John met Mary in Paris on Monday .\tmet\tJohn\tMary\tin Paris\ton Monday",
         [("met", ["John", "Mary"], 1.0)], binary=True,
     )
-    assert (first.precision, first.recall) == pytest.approx((2 / 3, 2 / 5))
+    assert (first["precision"], first["recall"]) == pytest.approx((2 / 3, 2 / 5))
 
 
-def test_unknown_sentences_are_counted_and_add_thresholds(tmp_path):
+def test_unknown_sentences_are_an_error_unless_allowed_then_add_thresholds(tmp_path):
     path = tmp_path / "g.tsv"
     path.write_text("A b c .\tb\tA\tc\n")
-    s = carb.CarbScorer("test", gold=path)
-    res = s.score_records([
+    records = [
         {"sentence": "A b c .", "confidence": 0.9, "predicate": "b", "arguments": ["A", "c"]},
         {"sentence": "Other .", "confidence": 0.1, "predicate": "x", "arguments": ["y"]},
-    ])
+    ]
+    with pytest.raises(CoverageError, match="1 of 2 predicted sentences not in the test split") as err:
+        carb.score(records, gold=path)
+    assert "'Other .'" in str(err.value) and "allow-partial" in str(err.value)
+    res = carb.score(records, gold=path, allow_partial=True)
     assert res.counts["unknown_sentences"] == 1 and res.counts["unknown_extractions"] == 1
-    assert res.curve.confidence == [0.1, 0.9] and res.warnings
+    assert res.details["curve"]["confidence"] == [0.1, 0.9] and res.warnings
+    assert "|partial:yes|" in res.signature and res.coverage["predicted_sentences"].placed == 1
 
 
 def test_sentence_keys_collide_and_the_last_group_wins(tmp_path):
     path = tmp_path / "g.tsv"
     path.write_text("A ( b ) c .\tb\tA\tc\n")
-    s = carb.CarbScorer("test", gold=path)
-    res = s.score_records([
+    res = carb.score([
         {"sentence": "A ( b ) c .", "confidence": 0.9, "predicate": "b", "arguments": ["A", "c"]},
         {"sentence": "A -LRB- b -RRB- c .", "confidence": 0.5, "predicate": "zzz", "arguments": ["q"]},
-    ])
+    ], gold=path)
     assert res.counts["key_collisions"] == 1 and res.counts["collision_dropped_extractions"] == 1
-    assert res.f1 == 0.0 and res.curve.confidence == [0.5]
+    assert res["f1"] == 0.0 and res.details["curve"]["confidence"] == [0.5]
 
 
 def test_defined_behaviour_of_odd_extractions(tmp_path):
@@ -140,7 +144,7 @@ def test_defined_behaviour_of_odd_extractions(tmp_path):
     ])
     c = res.counts
     assert (c["empty_predicates"], c["no_arguments"], c["duplicate_extractions"], c["infinite_confidences"]) == (1, 1, 2, 1)
-    assert res.curve.confidence[-1] == math.inf or math.inf in res.curve.confidence
+    assert math.inf in res.details["curve"]["confidence"]
 
 
 @pytest.mark.parametrize(
@@ -157,7 +161,7 @@ def test_bad_records_name_record_and_field(tmp_path, record, field):
     path.write_text("A .\tb\tA\n")
     good = {"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": ["A"]}
     with pytest.raises(InputError) as err:
-        carb.CarbScorer("test", gold=path).score([good, record])
+        carb.score([good, record], gold=path)
     assert err.value.line == 2 and err.value.field == field
 
 
@@ -165,19 +169,24 @@ def test_empty_predictions_are_an_error(tmp_path):
     path = tmp_path / "g.tsv"
     path.write_text("A .\tb\tA\n")
     with pytest.raises(InputError, match="no predictions"):
-        carb.CarbScorer("test", gold=path).score([])
+        carb.score([], gold=path)
     empty = tmp_path / "p.tsv"
     empty.write_text("")
     with pytest.raises(InputError, match="empty file"):
-        carb.CarbScorer("test", gold=path).score(empty, fmt="tabbed")
+        carb.score(empty, gold=path, fmt="tabbed")
 
 
 def test_unknown_matcher_and_predmatch(tmp_path):
-    with pytest.raises(InputError, match="unknown matcher"):
-        carb.resolve_matcher("fuzzy")
+    with pytest.raises(InputError, match="matcher") as err:
+        carb.score([{"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": []}], matcher="fuzzy")
+    assert err.value.field == "matcher"
     with pytest.raises(InputError, match="NLTK"):
-        carb.resolve_matcher("predMatch")
-    assert carb.resolve_matcher("strictMatch") == "tuple_match"
+        carb.score([], matcher="predMatch")
+    path = tmp_path / "g.tsv"
+    path.write_text("A b .\tb\tA\n")
+    res = carb.score([{"sentence": "A b .", "confidence": 1, "predicate": "b", "arguments": ["A"]}], gold=path,
+                     matcher="strictMatch")
+    assert "|matcher:tuple_match|" in res.signature
 
 
 def test_bootstrap_is_seeded_and_brackets_the_estimate(tmp_path):
@@ -186,23 +195,19 @@ def test_bootstrap_is_seeded_and_brackets_the_estimate(tmp_path):
         g2, p2 = random_problem(seed)
         gold.update(g2)
         pred += p2
-    s = carb.CarbScorer("test", gold=write_gold(tmp_path, gold))
-    a = s.score_records(pred, bootstrap=200, seed=7)
-    b = s.score_records(pred, bootstrap=200, seed=7)
-    c = s.score_records(pred, bootstrap=200, seed=8)
-    assert a.confidence_intervals == b.confidence_intervals != c.confidence_intervals
-    ci = a.confidence_intervals["f1"]
-    assert ci["resamples"] == 200 and ci["low"] <= ci["high"]
-    assert ci["low"] - 1e-9 <= a.f1 <= ci["high"] + 1e-9
+    path = write_gold(tmp_path, gold)
+    a = carb.score(pred, gold=path, allow_partial=True, bootstrap=200, seed=7)
+    b = carb.score(pred, gold=path, allow_partial=True, bootstrap=200, seed=7)
+    c = carb.score(pred, gold=path, allow_partial=True, bootstrap=200, seed=8)
+    assert a.intervals == b.intervals != c.intervals
+    ci = a.intervals["f1"]
+    assert ci.resamples == 200 and ci.low <= ci.high and ci.unit == "sentence"
+    assert ci.low - 1e-9 <= a["f1"] <= ci.high + 1e-9
 
 
 def test_bootstrap_with_unit_weights_is_the_point_estimate(tmp_path):
-    from triplebench.kernels import carb as K
-
     gold, pred = random_problem(5)
-    s = carb.CarbScorer("test", gold=write_gold(tmp_path, gold))
-    prepared = s.prepare_records(pred)
-    identity = np.arange(len(prepared.gold_keys))[None, :]
-    auc, p, r, f1 = K.bootstrap_carb(*prepared.pieces, len(prepared.thresholds), identity)[0]
-    res = s.result(prepared)
-    assert (auc, p, r, f1) == pytest.approx((res.auc, res.precision, res.recall, res.f1), abs=1e-12)
+    res = carb.score(pred, gold=write_gold(tmp_path, gold), allow_partial=True)
+    identity = np.arange(len(res.units.ids))[None, :]
+    auc, p, r, f1 = res.units.evaluate(identity)[0]
+    assert (auc, p, r, f1) == pytest.approx(tuple(res.scores.values()), abs=1e-12)

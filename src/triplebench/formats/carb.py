@@ -31,7 +31,21 @@ Formats (``FORMATS``):
   The reference looks the sentence up in a sentence file that CaRB never published
   (``int(column 2) - 1``); here the sentence is column 13 of the line itself;
 * ``ollie``: header line, then ``conf, a1, rel, a2, enabler, attribution, sentence``;
-* ``stanford``: ``..., a1, rel, a2 (cols 3-5), ..., conf (col 12), sentence (col 13)``.
+* ``stanford``: ``..., a1, rel, a2 (cols 3-5), ..., conf (col 12), sentence (col 13)``;
+* ``allennlp`` (OpenIE6, IMoJIE, MoIE, CompactIE, DetIE): ``sentence \t extraction \t
+  confidence``, read as OpenIE6's ``carb/oie_readers/allennlpReader.py`` reads it: the
+  extraction column holds ``<arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>``; arg1, rel and
+  arg2 are the text between the *first* opening and closing tag of each (verbatim, an
+  absent tag gives ``""``); the arguments are always ``[arg1, arg2]``, empty ones kept
+  (a 1-argument extraction scores with an empty second argument); further arguments
+  (``<arg3>``...) are ignored, as by that reader, and counted in ``ReadReport.ignored``;
+  a line whose arg1, rel and arg2 are all empty is skipped (reference); the confidence
+  is used as given (negative log-probabilities included). Blank lines are skipped
+  (the reference crashes on them); a line without a third column is an error.
+
+Readers yield ``(sentence, confidence, predicate, arguments, line)`` tuples;
+:func:`read_columns` gathers them as columns (the scorer's path: no dict per
+extraction) and :func:`read_predictions` as canonical records.
 """
 
 from __future__ import annotations
@@ -46,7 +60,7 @@ from typing import Callable, Iterator
 from ..errors import InputError
 from .text import decode, iter_jsonl
 
-FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl")
+FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl", "allennlp")
 
 #: The published test outputs of the CaRB repository: system name -> (format, path).
 SYSTEM_FILES = {
@@ -67,9 +81,26 @@ class ReadReport:
     source: str
     lines: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    ignored: dict[str, int] = field(default_factory=dict)
 
     def skip(self, reason: str) -> None:
+        """Count one line skipped for ``reason``."""
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def ignore(self, reason: str, count: int = 1) -> None:
+        """Count ``count`` parts of a line ignored for ``reason``."""
+        self.ignored[reason] = self.ignored.get(reason, 0) + count
+
+
+@dataclass
+class Columns:
+    """Prediction records as columns (one list per field)."""
+
+    sentence: list[str] = field(default_factory=list)
+    confidence: list[float] = field(default_factory=list)
+    predicate: list[str] = field(default_factory=list)
+    arguments: list[list[str]] = field(default_factory=list)
+    line: list[int] = field(default_factory=list)
 
 
 def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[str]:
@@ -92,8 +123,8 @@ def parse_confidence(value: str, source, line: int) -> float:
     return number
 
 
-def _record(sentence: str, confidence: float, predicate: str, arguments: list[str], line: int) -> dict:
-    return {"sentence": sentence, "confidence": confidence, "predicate": predicate, "arguments": arguments, "line": line}
+def _record(sentence: str, confidence: float, predicate: str, arguments: list[str], line: int) -> tuple:
+    return sentence, confidence, predicate, arguments, line
 
 
 def _need(data: list[str], count: int, source, line: int, what: str) -> None:
@@ -110,7 +141,7 @@ def _span_text(cell: str, source, line: int, field_name: str) -> str:
     return cell[start + 1 : end]
 
 
-def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
         if not raw.strip():
@@ -121,7 +152,7 @@ def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Ite
         yield _record(data[0], parse_confidence(data[1], path, number), data[2], data[3:], number)
 
 
-def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int) -> Iterator[dict]:
+def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int) -> Iterator[tuple]:
     """OpenIE-4 and OpenIE-5 share a layout; they differ in the argument column and the context.
 
     OpenIE-4: one ``arg2`` span. OpenIE-5: ``);``-separated argument spans, and a
@@ -149,15 +180,15 @@ def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int
         yield _record(data[5], conf, rel, [arg1, *args], number)
 
 
-def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     return _read_openie(path, report, lines, version=4)
 
 
-def read_openie5(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_openie5(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     return _read_openie(path, report, lines, version=5)
 
 
-def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     text = None
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
@@ -173,7 +204,7 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
             report.skip(f"{len(data)} columns (reference reads only 1 or 5)")
 
 
-def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
         if not raw.strip():
@@ -184,7 +215,7 @@ def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iter
         yield _record(data[1], parse_confidence(data[0], path, number), data[2], data[4::2], number)
 
 
-def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: str) -> Iterator[dict]:
+def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: str) -> Iterator[tuple]:
     """ReVerb and Stanford OpenIE share one layout: arg1, rel, arg2 in columns 3-5,
     confidence in column 12 and the sentence in column 13."""
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
@@ -194,11 +225,11 @@ def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: 
         yield _record(data[12], parse_confidence(data[11], path, number), data[3], [data[2], data[4]], number)
 
 
-def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     return _read_13_columns(path, report, lines, "ReVerb: file, sentence no., arg1, rel, arg2, offsets..., confidence, sentence")
 
 
-def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     all_lines = lines if lines is not None else decode_lines(path)
     for number, raw in enumerate(all_lines, start=1):
         report.lines += 1
@@ -210,11 +241,11 @@ def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iter
         yield _record(data[6], parse_confidence(data[0], path, number), data[2], [data[1], data[3]], number)
 
 
-def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     return _read_13_columns(path, report, lines, "Stanford OpenIE: ..., arg1, rel, arg2, ..., confidence, sentence")
 
 
-def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[dict]:
+def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """JSON Lines, one prediction record per line (``schemas/carb/prediction.schema.json``)."""
     from ..schemas import check_record
 
@@ -230,7 +261,39 @@ def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iter
         yield _record(record["sentence"], float(record["confidence"]), record["predicate"], list(record["arguments"]), number)
 
 
-READERS: dict[str, Callable[..., Iterator[dict]]] = {
+_TAGS = (("<arg1>", "</arg1>"), ("<rel>", "</rel>"), ("<arg2>", "</arg2>"))
+
+
+def _between(text: str, opening: str, closing: str) -> str:
+    """The text from the first ``opening`` to the first ``closing`` tag, ``""`` when either is absent."""
+    start = text.find(opening)
+    end = text.find(closing)
+    if start < 0 or end < 0:
+        return ""
+    return text[start + len(opening): end]
+
+
+def read_allennlp(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """The allennlp format (OpenIE6 and successors); see the module docstring."""
+    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
+        report.lines += 1
+        if not raw.strip():
+            report.skip("blank line")
+            continue
+        data = raw.strip().split("\t")
+        _need(data, 3, path, number, "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence")
+        conf = parse_confidence(data[2], path, number)
+        arg1, rel, arg2 = (_between(data[1], a, b) for a, b in _TAGS)
+        if not (arg1 or rel or arg2):
+            report.skip("no arg1, rel or arg2 (reference)")
+            continue
+        extra = data[1].count("<arg", data[1].find("</arg2>") + 1) if "</arg2>" in data[1] else 0
+        if extra:
+            report.ignore("arguments after arg2 (the reference reads arg1, rel, arg2 only)", extra)
+        yield _record(data[0], conf, rel, [arg1, arg2], number)
+
+
+READERS: dict[str, Callable[..., Iterator[tuple]]] = {
     "tabbed": read_tabbed,
     "openie4": read_openie4,
     "openie5": read_openie5,
@@ -240,18 +303,30 @@ READERS: dict[str, Callable[..., Iterator[dict]]] = {
     "ollie": read_ollie,
     "stanford": read_stanford,
     "jsonl": read_jsonl,
+    "allennlp": read_allennlp,
 }
+_FIELDS = ("sentence", "confidence", "predicate", "arguments", "line")
+
+
+def read_columns(path: str | PathLike[str], fmt: str) -> tuple[Columns, ReadReport]:
+    """All prediction records of ``path`` in format ``fmt`` as :class:`Columns` (file order)."""
+    if fmt not in READERS:
+        raise InputError(path, None, f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", field="fmt")
+    report = ReadReport(str(path))
+    rows = list(READERS[fmt](path, report))
+    if not rows:
+        raise InputError(path, None, f"no extractions found in this {fmt} file")
+    columns = Columns(*(list(c) for c in zip(*rows)))
+    return columns, report
 
 
 def read_predictions(path: str | PathLike[str], fmt: str) -> tuple[list[dict], ReadReport]:
-    """All prediction records of ``path`` in format ``fmt`` (file order) and the read report."""
-    if fmt not in READERS:
-        raise InputError(path, None, f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", field="format")
-    report = ReadReport(str(path))
-    records = list(READERS[fmt](path, report))
-    if not records:
-        raise InputError(path, None, f"no extractions found in this {fmt} file")
-    return records, report
+    """All prediction records of ``path`` in format ``fmt`` (file order) and the read report.
+
+    Records are ``{"sentence", "confidence", "predicate", "arguments", "line"}``.
+    """
+    columns, report = read_columns(path, fmt)
+    return [dict(zip(_FIELDS, row)) for row in zip(*(getattr(columns, f) for f in _FIELDS))], report
 
 
 # -- gold ---------------------------------------------------------------------------------------

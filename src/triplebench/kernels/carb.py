@@ -12,25 +12,43 @@ Everything is encoded before it gets here (``triplebench.scoring.carb``):
   (CaRB: one group; ROBUST: one group per sentence); sentence ``s`` writes into the
   threshold slots ``t_off[s] .. t_off[s] + t_len[s]`` of the accumulators.
 
-Matcher modes (see the scorer docstring for their reference definitions):
-0 ``binary_linient_tuple_match``, 1 ``simple_tuple_match``, 2 ``tuple_match``
-(strict), 3 ``binary_tuple_match``, 4 ``lexicalMatch``, 5 ``argMatch`` (exact).
+Matcher modes are :class:`Mode` and per-gold-extraction flags :class:`GoldFlag`;
+the scorer encodes with the same enums (kernels receive their integer values).
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 from numba import njit
 
-MODE_BINARY_LINIENT = 0
-MODE_SIMPLE = 1
-MODE_STRICT = 2
-MODE_BINARY_STRICT = 3
-MODE_LEXICAL = 4
-MODE_EXACT = 5
 
-FLAG_SAID = 1  # gold predicate contains a said-type verb (reverse match tried)
-FLAG_BE_FORM = 2  # gold predicate has a form of "be" (be-matching rule)
+class Mode(IntEnum):
+    """Matcher modes (see :mod:`triplebench.scoring.carb` for the reference definitions)."""
+
+    BINARY_LINIENT = 0  #: ``binary_linient_tuple_match`` (default)
+    SIMPLE = 1  #: ``simple_tuple_match``
+    STRICT = 2  #: ``tuple_match``
+    BINARY_STRICT = 3  #: ``binary_tuple_match``
+    LEXICAL = 4  #: ``lexicalMatch``
+    EXACT = 5  #: ``argMatch``
+
+
+class GoldFlag(IntEnum):
+    """Bits of a gold extraction's flag word."""
+
+    SAID = 1  #: the predicate contains a said-type verb (reversed arguments are tried)
+    BE_FORM = 2  #: the predicate has a form of "be" (the be-matching rule applies)
+
+
+# plain ints: numba freezes module globals as compile-time constants
+_LINIENT = int(Mode.BINARY_LINIENT)
+_SIMPLE = int(Mode.SIMPLE)
+_STRICT = int(Mode.STRICT)
+_BINARY_STRICT = int(Mode.BINARY_STRICT)
+_SAID = int(GoldFlag.SAID)
+_BE_FORM = int(GoldFlag.BE_FORM)
 
 
 @njit(cache=True)
@@ -179,15 +197,16 @@ def pair_table(mode, be_id, g_ext, p_ext, pair_off,
                 pe = p_ext[s] + b
                 p0 = p_seg[pe]
                 pn = p_seg[pe + 1] - p0
-                if mode == 0:
-                    x, y = _linient(g_tok, g_toff, g0, gn, (flags & 2) != 0, p_tok, p_toff, p0, pn, False, be_id, used)
-                    if (flags & 1) != 0 and p_nargs[pe] >= 2:
-                        x2, y2 = _linient(g_tok, g_toff, g0, gn, (flags & 2) != 0, p_tok, p_toff, p0, pn, True, be_id, used)
+                if mode == _LINIENT:
+                    be = (flags & _BE_FORM) != 0
+                    x, y = _linient(g_tok, g_toff, g0, gn, be, p_tok, p_toff, p0, pn, False, be_id, used)
+                    if (flags & _SAID) != 0 and p_nargs[pe] >= 2:
+                        x2, y2 = _linient(g_tok, g_toff, g0, gn, be, p_tok, p_toff, p0, pn, True, be_id, used)
                         if x2 > x or (x2 == x and y2 > y):
                             x, y = x2, y2
-                elif mode == 1:
+                elif mode == _SIMPLE:
                     x, y = _tuple(g_tok, g_toff, g0, gn, p_tok, p_toff, p0, pn, True, used)
-                elif mode == 2 or mode == 3:
+                elif mode == _STRICT or mode == _BINARY_STRICT:
                     x, y = _tuple(g_tok, g_toff, g0, gn, p_tok, p_toff, p0, pn, False, used)
                 else:
                     x, y = _coverage(g_tok, g_toff[g0], g_toff[g0 + 1], p_tok, p_toff[p0], p_toff[p0 + 1])
@@ -357,13 +376,93 @@ def weighted_curves(pc_off, start, stop, vp, vpl, vr, vrl, n_conf, weights):
 
 
 @njit(cache=True)
-def summarise(p, pl, r, rl):
-    """(auc, precision, recall, f1) of one group's accumulators, as the reference computes them.
+def _block_sum(a, lo, n):
+    """numpy's pairwise-summation leaf (``n <= 128``): 8 running sums, then the rest."""
+    if n < 8:
+        res = -0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
 
-    precision = p/pl (1 where pl == 0), recall = r/rl (0 where rl == 0), F1 = 2PR/(P+R)
-    (NaN when P = R = 0 with a float precision, ignored by the argmax like ``np.nanargmax``;
-    0 when the precision is the literal 1 and the recall 0); AUC = trapezoid area of
-    (recall, precision) with the point (0, 1) appended, oriented like ``sklearn.metrics.auc``.
+
+@njit(cache=True)
+def _pairwise_sum(a, lo, n):
+    """``numpy.add.reduce`` of ``a[lo:lo + n]``, bit for bit: numpy's pairwise summation
+    (halves rounded down to a multiple of 8, leaves of at most 128), without recursion
+    (numba's cache does not keep recursive functions safely)."""
+    st_lo = np.empty(64, dtype=np.int64)
+    st_n = np.empty(64, dtype=np.int64)
+    st_phase = np.zeros(64, dtype=np.int64)
+    st_left = np.empty(64)
+    top = 0
+    st_lo[0] = lo
+    st_n[0] = n
+    ret = 0.0
+    returning = False
+    while True:
+        if returning:
+            if top < 0:
+                return ret
+            if st_phase[top] == 1:
+                st_left[top] = ret
+                st_phase[top] = 2
+                half = st_n[top] // 2
+                half -= half % 8
+                top += 1
+                st_lo[top] = st_lo[top - 1] + half
+                st_n[top] = st_n[top - 1] - half
+                st_phase[top] = 0
+                returning = False
+            else:
+                ret = st_left[top] + ret
+                top -= 1
+            continue
+        cn = st_n[top]
+        if cn <= 128:
+            ret = _block_sum(a, st_lo[top], cn)
+            top -= 1
+            returning = True
+        else:
+            st_phase[top] = 1
+            half = cn // 2
+            half -= half % 8
+            top += 1
+            st_lo[top] = st_lo[top - 1]
+            st_n[top] = half
+            st_phase[top] = 0
+
+
+@njit(cache=True)
+def summarise(p, pl, r, rl):
+    """(auc, precision, recall, f1) of one group's accumulators, bit for bit as the reference.
+
+    The reference (``Benchmark.compare``): precision = p/pl (1 where pl == 0), recall =
+    r/rl (0 where rl == 0), F1 = 2PR/(P+R) (NaN when P = R = 0.0, skipped like
+    ``np.nanargmax``, first maximum wins; 0 when the precision is the literal 1 and the
+    recall 0); AUC = ``np.trapezoid`` of (recall, precision) with the point (0, 1)
+    appended (same element formula, numpy's pairwise summation), negated when the
+    recalls decrease (``sklearn.metrics.auc``). The orientation test tolerates 1e-12:
+    bootstrap accumulators come from cumulative sums and carry ~1e-17 noise on flat
+    stretches; the point estimate's recalls are exactly monotone, where the tolerance
+    changes nothing (true recall steps are >= 1/(gold tokens)).
     """
     n = p.shape[0]
     if n == 0:
@@ -392,16 +491,15 @@ def summarise(p, pl, r, rl):
     rec[n] = 0.0
     decreasing = True
     increasing = True
+    terms = np.empty(n)
     for i in range(n):
-        # a tolerance: bootstrap accumulators come from cumulative sums and carry
-        # ~1e-17 noise on flat stretches; true recall steps are >= 1/(gold tokens)
-        if rec[i + 1] - rec[i] < -1e-12:
+        step = rec[i + 1] - rec[i]
+        if step < -1e-12:
             increasing = False
-        if rec[i + 1] - rec[i] > 1e-12:
+        if step > 1e-12:
             decreasing = False
-    area = 0.0
-    for i in range(n):
-        area += (rec[i + 1] - rec[i]) * (prec[i + 1] + prec[i]) / 2.0
+        terms[i] = step * (prec[i + 1] + prec[i]) / 2.0
+    area = _pairwise_sum(terms, 0, n)
     if not increasing and decreasing:
         area = -area
     if best < 0:

@@ -1,75 +1,64 @@
-"""The ROBUST scorer: CaRB per sentence, worst sentence per clique, averaged over cliques.
+"""ROBUST: CaRB per sentence, worst sentence per clique, averaged over cliques.
 
 Follows ``src/robust_scorer.py`` of ``qijimrc/ROBUST``:
 
 1. every sentence of a clique (the original and each paraphrase) is CaRB-scored
    *on its own* (its own confidence thresholds) with the default matcher
-   ``binary_linient_tuple_match`` -- here all sentences of all cliques in one
-   batched call of the CaRB kernels (:func:`triplebench.scoring.carb.evaluate_groups`);
+   ``binary_linient_tuple_match``: all sentences of all cliques go through the CaRB
+   engine (:func:`triplebench.scoring.carb.engine.evaluate`) in one call, one
+   *problem* per sentence;
 2. each sentence's (AUC, P, R, F1) is rounded to 3 decimals (``np.round``), as the
    reference's ``Benchmark.compare`` returns them, *before* any averaging;
-3. the clique's robust score is the sentence with the lowest F1 (``min`` by F1: the
-   first minimum wins, and the original sentence comes first);
+3. the clique's robust score is the sentence with the lowest F1 (the first minimum
+   wins; the original sentence comes first, then the gold's paraphrase order);
 4. the CaRB scores are the means over cliques of the original sentences' AUC/P/R;
    robust AUC/P/R are the means of the worst sentences'; both F1s are
-   ``F1(mean P, mean R)`` (not the mean of F1s).
+   ``F1(mean P, mean R)`` (0 when both are 0; the reference's numpy gives NaN).
 
 Extractions in the unified JSON carry no confidence; the reference gives them all
 -1 (one threshold per sentence). Flat records may carry a confidence.
 
-Beyond the reference: the per-clique variance of the sentence F1s (population
-variance, the quantity of the paper's Figure 5a) with its mean and a histogram,
-and bootstrap intervals over cliques.
+Coverage (the honest-numbers policy): the reference iterates the *predicted* cliques
+and sentences, so predictions that omit a gold clique (or, in unified JSON, a
+paraphrase) are scored without it. That changes the numbers, so it raises a
+:class:`~triplebench.errors.CoverageError` unless ``allow_partial=True``, which scores
+the reference's way (omitted cliques and sentences skipped) and marks the signature.
+In flat records a sentence of a predicted clique without records predicted nothing
+(scored 0). A prediction for a clique or sentence not in the gold is an error (a
+``KeyError`` in the reference).
 
-Deliberate differences (documented, they only matter for incomplete predictions):
-the reference iterates the *predicted* cliques and sentences, so a prediction file
-that omits a clique or a paraphrase is scored without it; here every gold clique
-and sentence is scored, a missing one as "no extractions" (F1 0), and the counts
-``missing_cliques``/``missing_sentences`` say so. A prediction for a sentence that
-is not in its gold clique is an error (a ``KeyError`` in the reference).
-F1 of P = R = 0 is 0 (the reference's numpy division gives NaN).
+Beyond the reference: the per-clique variance of the sentence F1s (population
+variance, the paper's Figure 5a) with its mean and a histogram; bootstrap intervals
+and paired tests over cliques (:mod:`triplebench.scoring.significance`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
-from .carb import DEFAULT_MATCHER, evaluate_groups
-from .result import ResultMixin
+from ..errors import CoverageError, InputError
+from ..metric_spec import MetricSpec
+from ..options import COMMON, Option, validate
+from ..kernels.carb import Mode
+from .carb.engine import Encoder, Extractions, GoldSide, evaluate
+from .inputs import prediction_input
+from .result import Coverage, Result
+from .significance import SummedUnits, with_intervals
 
 BENCHMARK = "robust"
+FORMATS = ("unified", "flat")
 VARIANCE_BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)
+METRICS = tuple(f"{kind}_{m}" for kind in ("robust", "carb") for m in ("auc", "precision", "recall", "f1"))
 
-
-def _f1(p: float, r: float) -> float:
-    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
-
-
-@dataclass
-class RobustResult(ResultMixin):
-    robust_auc: float
-    robust_precision: float
-    robust_recall: float
-    robust_f1: float
-    carb_auc: float
-    carb_precision: float
-    carb_recall: float
-    carb_f1: float
-    f1_variance_mean: float
-    f1_variance_histogram: dict[str, int]
-    clique_f1_variance: list[float]
-    clique_worst_sentence: list[int]
-    sentence_scores: list[list[list[float]]]  # per clique, per sentence: rounded [auc, p, r, f1]
-    counts: dict[str, int]
-    signature: str
-    confidence_intervals: dict[str, Any] | None = None
-    warnings: list[str] = field(default_factory=list)
+OPTIONS: tuple[Option, ...] = (
+    Option("fmt", "choice", None, "prediction format [default: flat for .jsonl files and flat records, else unified]",
+           choices=FORMATS, flags=("--format",)),
+    *COMMON,
+)
 
 
 # -- inputs -------------------------------------------------------------------------------------
@@ -88,7 +77,7 @@ def load_gold(gold: Any = None) -> list[dict]:
             raise InputError(
                 "datasets/robust", None,
                 "the ROBUST cliques are not built (the authors' annotations are an optional source: set "
-                "optional_sources.robust_annotations in params.yaml and run dvc repro), or pass gold=<unified JSON>",
+                "optional_sources.robust_annotations in params.yaml and run dvc repro), or pass --gold / gold=<unified JSON>",
             ) from exc
     if isinstance(gold, (str, PathLike)):
         return read_unified(gold)
@@ -98,44 +87,30 @@ def load_gold(gold: Any = None) -> list[dict]:
     return gold
 
 
-def _exts(items: list[dict], conf: float = -1.0) -> list[tuple]:
-    return [(e["predicate"], list(e["arguments"]), float(e.get("confidence", conf))) for e in items]
-
-
-def _predictions(predictions: Any, fmt: str | None) -> tuple[str, list]:
-    """-> ("unified", canonical cliques) or ("flat", records)."""
+def _read(predictions: Any, fmt: str | None) -> tuple[str, str, list]:
+    """-> (source, "unified" | "flat", canonical cliques or flat records)."""
     from ..formats.robust import parse_unified
     from ..formats.text import iter_jsonl, parse_json, read_text
     from ..schemas import validate_records
 
-    source = "<predictions>"
-    if isinstance(predictions, (str, PathLike)):
-        path = Path(predictions)
-        source = str(path)
-        text = read_text(path, "ROBUST predictions (unified JSON or flat JSONL)")
-        if fmt == "flat" or (fmt is None and path.suffix == ".jsonl"):
-            predictions = [row for _, row in iter_jsonl(text, path)]
-            fmt = "flat"
+    found = prediction_input(predictions)
+    source = found.source
+    if found.kind == "path":
+        text = read_text(found.path, "ROBUST predictions (unified JSON or flat JSONL)")
+        if fmt == "flat" or (fmt is None and found.path.suffix == ".jsonl"):
+            rows, fmt = [row for _, row in iter_jsonl(text, found.path)], "flat"
         else:
-            predictions = parse_json(text, path)
-            fmt = "unified"
-    elif hasattr(predictions, "to_list") and hasattr(predictions, "features"):
-        source = "<datasets.Dataset>"
-        predictions = predictions.to_list()
-    rows = list(predictions) if isinstance(predictions, list) else predictions
+            rows, fmt = parse_json(text, found.path), "unified"
+    else:
+        rows = found.rows()
     if not isinstance(rows, list) or not rows:
         raise InputError(source, None, "expected a non-empty list of cliques (unified JSON) or of flat records")
     if fmt is None:
         fmt = "unified" if isinstance(rows[0], dict) and "ori_sent" in rows[0] else "flat"
     if fmt == "unified":
-        return "unified", parse_unified(rows, source)
-    if fmt != "flat":
-        raise InputError(source, None, f"unknown ROBUST prediction format {fmt!r}; expected unified or flat", field="format")
+        return source, fmt, parse_unified(rows, source)
     validate_records("robust/prediction_flat", rows, source)
-    return "flat", rows
-
-
-# -- scoring ------------------------------------------------------------------------------------
+    return source, fmt, rows
 
 
 def _sentences(clique: dict) -> dict[str, list]:
@@ -146,132 +121,255 @@ def _sentences(clique: dict) -> dict[str, list]:
     return sample
 
 
+# -- scoring ------------------------------------------------------------------------------------
+
+
 class RobustScorer:
+    """Scores predictions against one set of gold cliques.
+
+    Parameters
+    ----------
+    gold : path, list of cliques or None
+        Unified JSON (path or loaded), canonical cliques, or the built ``cliques`` config.
+    """
+
     def __init__(self, gold: Any = None) -> None:
-        self.gold_source = "dataset" if gold is None else ("custom:" + Path(gold).name if isinstance(gold, (str, PathLike)) else "custom")
+        self.gold_source = "dataset" if gold is None else (
+            "custom:" + Path(gold).name if isinstance(gold, (str, PathLike)) else "custom")
         self.gold = load_gold(gold)
         if not self.gold:
             raise InputError("<gold>", None, "no gold cliques")
         self.samples = [_sentences(c) for c in self.gold]
         self.by_ori = {c["original"]["sentence"]: i for i, c in enumerate(self.gold)}
         self.by_id = {int(c["clique_id"]): i for i, c in enumerate(self.gold)}
+        self.problem_of = [{s: k for k, s in enumerate(sample)} for sample in self.samples]
+        self.first = np.cumsum([0] + [len(s) for s in self.samples]).astype(np.int64)
 
-    @property
-    def signature(self) -> str:
+    def signature(self, partial: bool) -> str:
+        """The signature of this scorer's results."""
         from ..signature import make_signature
 
         fields: dict[str, object] = {"split": "test"}
         if self.gold_source != "dataset":
             fields["gold"] = self.gold_source
-        fields.update(matcher=DEFAULT_MATCHER, unit="clique", worst="f1", round=3)
+        fields.update(matcher="binary_linient_tuple_match", unit="clique", worst="f1", round=3)
+        if partial:
+            fields["partial"] = True
         return make_signature(BENCHMARK, **fields)
 
-    def _predicted(self, predictions: Any, fmt: str | None) -> tuple[list[dict[str, list]], dict[str, int]]:
-        kind, data = _predictions(predictions, fmt)
-        per_clique: list[dict[str, list]] = [dict() for _ in self.gold]
-        seen = [False] * len(self.gold)
+    def _predicted(self, source: str, kind: str, data: list) -> tuple[Extractions, np.ndarray, np.ndarray]:
+        """Predictions as columns with their problem (clique sentence), and which sentences were given."""
+        sentence, predicate, arguments, conf, problem = [], [], [], [], []
+        given = np.zeros(int(self.first[-1]), dtype=bool)
+
+        def add(i: int, sent: str, ext: dict, default: float) -> None:
+            sentence.append(sent)
+            predicate.append(ext["predicate"])
+            arguments.append(list(ext["arguments"]))
+            conf.append(float(ext.get("confidence", default)))
+            problem.append(self.first[i] + self.problem_of[i][sent])
+
         if kind == "unified":
             for clique in data:
-                ori = clique["original"]["sentence"]
+                number, ori = clique["clique_id"] + 1, clique["original"]["sentence"]
                 if ori not in self.by_ori:
-                    raise InputError("<predictions>", clique["clique_id"] + 1, f"original sentence not in the gold: {ori[:80]!r}", field="ori_sent")
+                    raise InputError(source, number, f"original sentence not in the gold: {ori[:80]!r}", field="ori_sent")
                 i = self.by_ori[ori]
-                seen[i] = True
-                pred = {}
                 for sent, exts in _sentences(clique).items():
-                    if sent not in self.samples[i]:
-                        raise InputError("<predictions>", clique["clique_id"] + 1, f"sentence not in gold clique {i}: {sent[:80]!r}", field="paraphrases")
-                    pred[sent] = _exts(exts)
-                per_clique[i] = pred
+                    if sent not in self.problem_of[i]:
+                        raise InputError(source, number, f"sentence not in gold clique {i}: {sent[:80]!r}", field="paraphrases")
+                    given[self.first[i] + self.problem_of[i][sent]] = True
+                    for ext in exts:
+                        add(i, sent, ext, -1.0)
         else:
             for number, rec in enumerate(data, start=1):
                 cid = int(rec["clique_id"])
                 if cid not in self.by_id:
-                    raise InputError("<predictions>", number, f"unknown clique id {cid}", field="clique_id")
+                    raise InputError(source, number, f"unknown clique id {cid}", field="clique_id")
                 i = self.by_id[cid]
-                if rec["sentence"] not in self.samples[i]:
-                    raise InputError("<predictions>", number, f"sentence not in clique {cid}: {rec['sentence'][:80]!r}", field="sentence")
-                seen[i] = True
-                per_clique[i].setdefault(rec["sentence"], []).extend(_exts([rec]))
-        missing_sentences = sum(
-            1 for i, sample in enumerate(self.samples) for s in sample if s not in per_clique[i]
-        )
-        counts = {
-            "cliques": len(self.gold),
-            "sentences": sum(len(s) for s in self.samples),
-            "missing_cliques": seen.count(False),
-            "missing_sentences": missing_sentences,
-            "predicted_extractions": sum(len(v) for c in per_clique for v in c.values()),
-        }
-        return per_clique, counts
+                if rec["sentence"] not in self.problem_of[i]:
+                    raise InputError(source, number, f"sentence not in clique {cid}: {rec['sentence'][:80]!r}", field="sentence")
+                given[self.first[i]: self.first[i + 1]] = True  # flat: a clique's other sentences predicted nothing
+                add(i, rec["sentence"], rec, -1.0)
+        ext = Extractions(sentence, predicate, arguments, np.asarray(conf, dtype=np.float64))
+        return ext, np.asarray(problem, dtype=np.int64), given
 
-    def sentence_scores(self, per_clique: list[dict[str, list]]) -> list[np.ndarray]:
-        """Rounded (auc, p, r, f1) of every sentence, per clique (one batched kernel call)."""
-        from ..kernels import carb as K
-
-        problems = []
-        owner = []
+    def sentence_scores(self, ext: Extractions, problem: np.ndarray) -> np.ndarray:
+        """Rounded (auc, p, r, f1) of every clique sentence, ``(n_sentences, 4)``, one engine call."""
+        encoder = Encoder(Mode.BINARY_LINIENT)
+        keys, problems, preds, args = [], [], [], []
+        lengths = []
+        gold_of_problem = np.full(int(self.first[-1]), -1, dtype=np.int64)
         for i, sample in enumerate(self.samples):
-            for sent, gexts in sample.items():
-                pexts = per_clique[i].get(sent, [])
-                gold = [(sent, _exts(gexts, 1.0))] if gexts else []
-                pred = [(sent, pexts)] if pexts else []
-                problems.append((gold, pred))
-                owner.append(i)
-        meta, _, (p, pl, r, rl) = evaluate_groups(problems, DEFAULT_MATCHER, False)
-        g_off = np.array([m["slot"] for m in meta] + [len(p)], dtype=np.int64)
-        scores = np.round(K.summarise_groups(p, pl, r, rl, g_off), 3)
-        out: list[list] = [[] for _ in self.samples]
-        for row, i in zip(scores, owner):
-            out[i].append(row)
-        return [np.array(rows) for rows in out]
+            for k, (sent, exts) in enumerate(sample.items()):
+                if not exts:
+                    continue
+                gold_of_problem[self.first[i] + k] = len(keys)
+                keys.append(f"{i}:{k}")
+                problems.append(self.first[i] + k)
+                lengths.append(len(exts))
+                preds.extend(e["predicate"] for e in exts)
+                args.extend(list(e["arguments"]) for e in exts)
+        offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        side = GoldSide(keys, offsets, np.asarray(problems, dtype=np.int64), encoder.encode(preds, args, gold=True))
+        evaluation = evaluate(encoder, side, ext, gold_of_problem[problem], problem, int(self.first[-1]))
+        return np.round(evaluation.summaries(), 3)
 
-    def score(self, predictions: Any, fmt: str | None = None, bootstrap: int = 0, seed: int | None = 0) -> RobustResult:
-        per_clique, counts = self._predicted(predictions, fmt)
-        scores = self.sentence_scores(per_clique)
-        worst_idx = [int(np.argmin(s[:, 3])) for s in scores]  # first minimum (original first)
-        worst = np.array([s[k] for s, k in zip(scores, worst_idx)])
-        original = np.array([s[0] for s in scores])
-        variance = [float(np.var(s[:, 3])) for s in scores]
+    def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> Result:
+        """Score ``predictions`` (see :func:`score`)."""
+        source, kind, data = _read(predictions, fmt)
+        ext, problem, given = self._predicted(source, kind, data)
+        n_cliques, n_sentences = len(self.samples), int(self.first[-1])
+        clique_given = np.array([given[self.first[i]: self.first[i + 1]].any() for i in range(n_cliques)])
+        missing_sentences = int((~given).sum())
+        warnings = []
+        if missing_sentences:
+            cause = "gold cliques have no predictions" if not clique_given.all() else \
+                "clique sentences are missing from the predictions"
+            count = int((~clique_given).sum()) if not clique_given.all() else missing_sentences
+            total = n_cliques if not clique_given.all() else n_sentences
+            if not allow_partial:
+                first = int(np.flatnonzero(~given)[0])
+                i = int(np.searchsorted(self.first, first, side="right") - 1)
+                hint = (f"the first is clique {self.gold[i]['clique_id']} ({self.gold[i]['original']['sentence'][:60]!r}); "
+                        "predict every clique and sentence (an empty args list for none), or score against the "
+                        "cliques you predicted")
+                raise CoverageError(source, cause, count, total, hint)
+            warnings.append(f"{int((~clique_given).sum())} cliques and {missing_sentences} sentences without predictions "
+                            "were skipped (allow_partial: the reference's behaviour)")
+        table = self.sentence_scores(ext, problem)
+        rows, per_clique, worst_idx, variance = [], [], [], []
+        for i in range(n_cliques):
+            if not clique_given[i]:
+                per_clique.append(None)
+                continue
+            lo, hi = self.first[i], self.first[i + 1]
+            scored = np.flatnonzero(given[lo:hi])
+            scores = table[lo:hi][scored]
+            k = int(np.argmin(scores[:, 3]))  # first minimum (original first)
+            worst_idx.append(int(scored[k]))
+            variance.append(float(np.var(scores[:, 3])))
+            per_clique.append([row.tolist() if ok else None for row, ok in zip(table[lo:hi], given[lo:hi])])
+            rows.append(np.concatenate((scores[k, :3], table[lo, :3], [1.0])))
+        if rows:
+            stats = np.array(rows)
+            units = SummedUnits("clique", [str(self.gold[i]["clique_id"]) for i in np.flatnonzero(clique_given)],
+                                stats, METRICS, _finish)
+            scores = dict(zip(METRICS, (float(v) for v in _finish(stats.sum(axis=0, keepdims=True))[0])))
+        else:  # allow_partial and nothing predicted: nothing could be measured
+            units, scores = None, dict.fromkeys(METRICS)
         hist, _ = np.histogram(variance, bins=VARIANCE_BINS)
         labels = [f"[{a}, {b})" for a, b in zip(VARIANCE_BINS[:-1], VARIANCE_BINS[1:])]
-        rp, rr = float(worst[:, 1].mean()), float(worst[:, 2].mean())
-        cp, cr = float(original[:, 1].mean()), float(original[:, 2].mean())
-        warnings = []
-        if counts["missing_cliques"] or counts["missing_sentences"]:
-            warnings.append(
-                f"{counts['missing_cliques']} cliques / {counts['missing_sentences']} sentences have no predictions and score 0 "
-                "(the reference would skip them)"
-            )
-        result = RobustResult(
-            robust_auc=float(worst[:, 0].mean()), robust_precision=rp, robust_recall=rr, robust_f1=_f1(rp, rr),
-            carb_auc=float(original[:, 0].mean()), carb_precision=cp, carb_recall=cr, carb_f1=_f1(cp, cr),
-            f1_variance_mean=float(np.mean(variance)),
-            f1_variance_histogram=dict(zip(labels, (int(h) for h in hist))),
-            clique_f1_variance=variance, clique_worst_sentence=worst_idx,
-            sentence_scores=[s.tolist() for s in scores], counts=counts, signature=self.signature, warnings=warnings,
+        counts = {
+            "cliques": n_cliques, "sentences": n_sentences,
+            "missing_cliques": int((~clique_given).sum()), "missing_sentences": missing_sentences,
+            "predicted_extractions": len(ext),
+        }
+        return Result(
+            BENCHMARK, self.signature(allow_partial), scores,
+            counts=counts,
+            coverage={"cliques": Coverage(int(clique_given.sum()), n_cliques),
+                      "sentences": Coverage(int(given.sum()), n_sentences)},
+            warnings=warnings,
+            details={
+                "f1_variance_mean": float(np.mean(variance)) if variance else None,
+                "f1_variance_histogram": dict(zip(labels, (int(h) for h in hist))),
+                "clique_f1_variance": variance, "clique_worst_sentence": worst_idx, "sentence_scores": per_clique,
+            },
+            units=units,
         )
-        if bootstrap:
-            result.confidence_intervals = bootstrap_cliques(worst, original, bootstrap, seed)
-        return result
 
 
-def bootstrap_cliques(worst: np.ndarray, original: np.ndarray, n: int, seed: int | None = 0, level: float = 0.95) -> dict:
-    """Percentile intervals of the robust and CaRB P/R/F1/AUC, resampling cliques."""
-    from .bootstrap import percentile_interval, resample_indices
-
-    samples = resample_indices(worst.shape[0], n, seed)
-    out: dict[str, Any] = {"unit": "clique", "seed": seed}
-    for prefix, table in (("robust", worst), ("carb", original)):
-        means = table[samples].mean(axis=1)  # (n, 4)
+def _finish(sums: np.ndarray) -> np.ndarray:
+    """Summed [worst auc, p, r, original auc, p, r, cliques] -> the eight scores (means; F1 of mean P, R)."""
+    n = sums[:, 6:7]
+    out = np.empty((sums.shape[0], 8))
+    for block, first in ((0, 0), (4, 3)):
+        means = sums[:, first: first + 3] / n
         p, r = means[:, 1], means[:, 2]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            f1 = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
-        for name, values in (("auc", means[:, 0]), ("precision", p), ("recall", r), ("f1", f1)):
-            out[f"{prefix}_{name}"] = percentile_interval(values, level).to_dict()
+        out[:, block: block + 3] = means
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[:, block + 3] = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
     return out
 
 
-def score(predictions: Any, *, gold: Any = None, fmt: str | None = None, bootstrap: int = 0, seed: int | None = 0) -> RobustResult:
-    """Score ROBUST predictions (unified JSON / flat records / path) against the gold cliques."""
-    return RobustScorer(gold).score(predictions, fmt=fmt, bootstrap=bootstrap, seed=seed)
+def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
+    """Score ROBUST predictions against gold cliques.
+
+    Parameters
+    ----------
+    predictions : path, list of dict, datasets.Dataset or pyarrow.Table
+        Unified JSON cliques (``ori_sent``, ``ori_args``, ``paraphrases``) or flat records
+        ``{clique_id, sentence, predicate, arguments[, confidence]}``.
+    gold : path or list, optional
+        Gold cliques (unified JSON); default: the built ``cliques`` config.
+    **options
+        ``fmt`` (unified | flat), ``allow_partial``, ``bootstrap``, ``seed``, ``level``.
+
+    Returns
+    -------
+    Result
+        Scores ``robust_*`` and ``carb_*`` (auc, precision, recall, f1; fractions);
+        ``details`` holds per-clique variances, worst sentences and sentence scores.
+
+    Raises
+    ------
+    InputError
+        Bad options, unreadable predictions, cliques or sentences not in the gold.
+    CoverageError
+        Gold cliques or sentences without predictions (unless ``allow_partial``).
+    """
+    opts = validate(OPTIONS, options)
+    result = RobustScorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
+    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
+
+
+def from_evaluate(predictions: Any, references: Any, *, gold: Any = None, **options: Any) -> Result:
+    """The evaluate module's ``compute``: flat records; the gold is ``gold=`` (or the built cliques),
+    so ``references`` must be empty."""
+    if references is not None and any(r is not None for r in references):
+        raise InputError("<references>", None, "ROBUST takes its gold from gold= (or the built cliques): "
+                         "pass predictions only", field="references")
+    return score(predictions, gold=gold, **{"fmt": "flat", **options})
+
+
+def _features() -> Any:
+    import datasets
+
+    return datasets.Features({"predictions": {
+        "clique_id": datasets.Value("int64"), "sentence": datasets.Value("string"),
+        "confidence": datasets.Value("float64"), "predicate": datasets.Value("string"),
+        "arguments": datasets.Sequence(datasets.Value("string")),
+    }})
+
+
+EVALUATE = MetricSpec(
+    description=(
+        "ROBUST evaluates Open IE robustness on cliques of knowledge-invariant paraphrases: every sentence is "
+        "CaRB-scored on its own (scores rounded to 3 decimals, as the reference), the clique's score is its worst "
+        "sentence by F1, and scores are averaged over cliques (F1 of the mean P and R). Reports the CaRB scores of "
+        "the original sentences alongside, and the per-clique F1 variance."
+    ),
+    citation="""\
+@inproceedings{qi-etal-2023-preserving,
+  title = {Preserving Knowledge Invariance: Rethinking Robustness Evaluation of Open Information Extraction},
+  author = {Qi, Ji and Zhang, Chuchun and Wang, Xiaozhi and Zeng, Kaisheng and Yu, Jifan and Liu, Jinxin and Sun, Jiuding and Chen, Yuxiang and Hou, Lei and Li, Juanzi and Xu, Bin},
+  booktitle = {Proceedings of EMNLP 2023},
+  year = {2023},
+  pages = {5876--5890}
+}
+""",
+    inputs="""
+Args:
+    predictions: list of extractions, each a dict with clique_id (int), sentence (str, verbatim one of
+        the clique's sentences), confidence (float; -1 if none), predicate (str), arguments (list of str).
+    gold: unified-JSON path or list of cliques; default: the built `cliques` config.
+    allow_partial, bootstrap, seed, level: the scorer's options.
+Returns:
+    Result.to_dict(): scores robust_* and carb_* (auc, precision, recall, f1), counts, coverage, warnings,
+    details (per-clique variance, worst sentences, sentence scores), intervals, signature.
+""",
+    reference_urls=("https://github.com/qijimrc/ROBUST", "https://aclanthology.org/2023.emnlp-main.360/"),
+    features=_features,
+)

@@ -1,0 +1,400 @@
+"""The one CaRB engine: columnar extractions -> token ids -> numba kernels -> accumulators.
+
+CaRB, its binary mode and ROBUST all go through :func:`evaluate`. An evaluation is a
+set of independent *problems* (CaRB: one; ROBUST: one per clique sentence), each
+with its own confidence thresholds (every distinct confidence of its predictions).
+Gold sentences belong to a problem; a predicted extraction names its problem and
+its gold sentence (``-1``: a sentence without gold extractions, which only adds
+thresholds, reference quirk 6).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from itertools import chain
+from typing import Sequence
+
+import numpy as np
+
+from ...kernels import carb as K
+from ...kernels.carb import GoldFlag, Mode
+from ..significance import UnitStatistics
+
+PTB_ESCAPES = (("(", "-LRB-"), (")", "-RRB-"), ("[", "-LSB-"), ("]", "-RSB-"), ("{", "-LCB-"), ("}", "-RCB-"))
+_PUNCT = re.compile("[%s]" % re.escape(string.punctuation))
+PREPOSITIONS = frozenset(
+    "above across against along among around at before behind below beneath beside between by for from in "
+    "into near of off on to toward under upon with within".split()
+)
+SAID_VERBS = ("said", "told", "added", "adds", "says")
+BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
+METRICS = ("auc", "precision", "recall", "f1")
+
+_KEYS: dict[str, str] = {}
+
+
+def normalize_key(sentence: str) -> str:
+    """The reference sentence key: no spaces, PTB escapes undone, ASCII punctuation removed.
+
+    Memoised (the same sentences come back every epoch and every system).
+
+    Examples
+    --------
+    >>> normalize_key("A -LRB- b -RRB- , c .")
+    'Abc'
+    """
+    key = _KEYS.get(sentence)
+    if key is None:
+        key = sentence.replace(" ", "")
+        for plain, escaped in PTB_ESCAPES:
+            key = key.replace(escaped, plain)
+        key = _PUNCT.sub("", key)
+        if len(_KEYS) > 1_000_000:
+            _KEYS.clear()
+        _KEYS[sentence] = key
+    return key
+
+
+@dataclass
+class Extractions:
+    """Extractions as columns (no object per extraction).
+
+    Attributes
+    ----------
+    sentence : list of str
+        Raw sentence text per extraction.
+    predicate : list of str
+        Predicate per extraction.
+    arguments : list of list of str
+        Arguments per extraction.
+    confidence : ndarray of float64
+        Confidence per extraction.
+    """
+
+    sentence: list[str]
+    predicate: list[str]
+    arguments: list[list[str]]
+    confidence: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.predicate)
+
+    def binarized(self) -> "Extractions":
+        """The reference ``Benchmark.binarize`` (quirk 9): an n-ary extraction (n > 2) becomes
+        n - 1 copies of its last binary state; order kept, copies in place."""
+        keep: list[int] = []
+        pred: list[str] = []
+        args: list[list[str]] = []
+        for i, (p, a) in enumerate(zip(self.predicate, self.arguments)):
+            if len(a) <= 2:
+                keep.append(i)
+                pred.append(p)
+                args.append(list(a[:2]))
+                continue
+            words = a[-1].split()
+            final = p + " " + a[1]
+            if words and words[0].lower() in PREPOSITIONS:
+                final += " " + words[0]
+                words = words[1:]
+            state = [a[0], " ".join(words)]
+            for _ in range(len(a) - 1):
+                keep.append(i)
+                pred.append(final)
+                args.append(state)
+        index = np.asarray(keep, dtype=np.int64)
+        return Extractions([self.sentence[i] for i in keep], pred, args, self.confidence[index])
+
+
+@dataclass
+class Grouping:
+    """Raw sentences grouped by reference key (quirk 1: the last raw group of a key wins).
+
+    Attributes
+    ----------
+    raw_id : ndarray of int64
+        Per extraction, the index of its raw sentence (first-seen order).
+    keys : list of str
+        Per raw sentence, its normalised key.
+    kept : ndarray of bool
+        Per raw sentence, whether its group survives (False: dropped by a later raw
+        sentence with the same key).
+    per_raw : ndarray of int64
+        Extractions per raw sentence.
+    collisions, dropped : int
+        Raw sentences dropped by a collision, and their extractions.
+    """
+
+    raw_id: np.ndarray
+    keys: list[str]
+    kept: np.ndarray
+    per_raw: np.ndarray
+    collisions: int
+    dropped: int
+
+    @classmethod
+    def of(cls, sentences: Sequence[str]) -> "Grouping":
+        """Group ``sentences`` (one per extraction)."""
+        index: dict[str, int] = {}
+        setdefault = index.setdefault
+        raw_id = np.fromiter((setdefault(s, len(index)) for s in sentences), dtype=np.int64, count=len(sentences))
+        per_raw = np.bincount(raw_id, minlength=len(index))
+        keys = [normalize_key(s) for s in index]
+        winner: dict[str, int] = {}
+        collisions = dropped = 0
+        for i, key in enumerate(keys):
+            if key in winner:
+                collisions += 1
+                dropped += int(per_raw[winner[key]])
+            winner[key] = i
+        kept = np.zeros(len(keys), dtype=bool)
+        kept[list(winner.values())] = True
+        return cls(raw_id, keys, kept, per_raw, collisions, dropped)
+
+    def winners(self) -> dict[str, int]:
+        """Key -> index of the raw sentence that survives."""
+        return {self.keys[i]: i for i in np.flatnonzero(self.kept).tolist()}
+
+
+@dataclass
+class Encoded:
+    """CSR token arrays of extractions: segments per extraction, token ids per segment."""
+
+    seg: np.ndarray
+    toff: np.ndarray
+    tok: np.ndarray
+    flags: np.ndarray
+    nargs: np.ndarray
+    max_len: int
+
+
+class Encoder:
+    """Extractions -> :class:`Encoded` for one matcher mode (one vocabulary per scorer)."""
+
+    def __init__(self, mode: Mode) -> None:
+        self.mode = Mode(mode)
+        self.ids: dict[str, int] = {}
+        self._split: dict[str, list[int]] = {}  # text -> ids of text.split()
+
+    def _ids(self, words: Sequence[str]) -> list[int]:
+        ids = self.ids
+        out = []
+        for w in words:
+            i = ids.get(w)
+            if i is None:
+                i = ids[w] = len(ids)
+            out.append(i)
+        return out
+
+    def _split_ids(self, text: str) -> list[int]:
+        found = self._split.get(text)
+        if found is None:
+            found = self._split[text] = self._ids(text.split())
+        return found
+
+    def _segments(self, pred: str, args: list[str]) -> list[list[int]]:
+        mode = self.mode
+        if mode in (Mode.BINARY_LINIENT, Mode.BINARY_STRICT):
+            slots = [args[0], " ".join(args[1:])] if len(args) >= 2 else list(args)
+        elif mode == Mode.SIMPLE:
+            slots = [args[0], " ".join(args[1:])] if args else []
+        elif mode == Mode.STRICT:
+            slots = list(args)
+        elif mode == Mode.LEXICAL:
+            return [self._ids(" ".join([pred, *args]).split(" "))]
+        else:  # argMatch iterates characters
+            return [self._ids(list(" ".join(args)))]
+        return [self._split_ids(pred)] + [self._split_ids(s) for s in slots]
+
+    def encode(self, predicates: Sequence[str], arguments: Sequence[list[str]], gold: bool) -> Encoded:
+        """Encode extractions (``gold``: also compute the :class:`GoldFlag` words)."""
+        per_ext = [self._segments(p, a) for p, a in zip(predicates, arguments)]
+        seg_ids = [s for segs in per_ext for s in segs]
+        seg_len = np.fromiter(map(len, seg_ids), dtype=np.int64, count=len(seg_ids))
+        n_seg = np.fromiter(map(len, per_ext), dtype=np.int64, count=len(per_ext))
+        flags = np.zeros(len(predicates), dtype=np.int64)
+        if gold:
+            for i, pred in enumerate(predicates):
+                f = GoldFlag.SAID if any(v in pred for v in SAID_VERBS) else 0
+                if any(w in BE_FORMS for w in pred.split()):
+                    f |= GoldFlag.BE_FORM
+                flags[i] = f
+        return Encoded(
+            seg=_offsets(n_seg),
+            toff=_offsets(seg_len),
+            tok=np.fromiter(chain.from_iterable(seg_ids), dtype=np.int64, count=int(seg_len.sum())),
+            flags=flags,
+            nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
+            max_len=int(seg_len.max()) if len(seg_len) else 0,
+        )
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+@dataclass
+class GoldSide:
+    """Encoded gold sentences of an evaluation.
+
+    Attributes
+    ----------
+    keys : list of str
+        Per gold sentence, its id (CaRB: the reference key).
+    ext : ndarray of int64
+        Gold extractions of sentence ``s``: ``ext[s]:ext[s+1]``.
+    problem : ndarray of int64
+        Per gold sentence, its problem.
+    encoded : Encoded
+        The gold extractions' tokens.
+    """
+
+    keys: list[str]
+    ext: np.ndarray
+    problem: np.ndarray
+    encoded: Encoded
+
+
+@dataclass
+class Pieces:
+    """Per gold sentence, its constant contributions to the PR accumulators
+    (``sentence_pieces``): offsets, then threshold ranges and values."""
+
+    offsets: np.ndarray
+    start: np.ndarray
+    stop: np.ndarray
+    p: np.ndarray
+    pl: np.ndarray
+    r: np.ndarray
+    rl: np.ndarray
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The kernel argument order."""
+        return self.offsets, self.start, self.stop, self.p, self.pl, self.r, self.rl
+
+
+@dataclass
+class Evaluation:
+    """Thresholds and accumulators of every problem.
+
+    Attributes
+    ----------
+    thresholds : ndarray of float64
+        Concatenated sorted thresholds; problem ``k`` owns ``t_off[k]:t_off[k+1]``.
+    t_off : ndarray of int64
+        Threshold offsets per problem.
+    pieces : Pieces
+        Per-gold-sentence contributions (bootstrap, paired tests).
+    p, pl, r, rl : ndarray of float64
+        Precision/recall numerators and denominators per threshold slot.
+    """
+
+    thresholds: np.ndarray
+    t_off: np.ndarray
+    pieces: Pieces
+    p: np.ndarray
+    pl: np.ndarray
+    r: np.ndarray
+    rl: np.ndarray
+
+    def summary(self, problem: int = 0) -> tuple[float, float, float, float]:
+        """(auc, precision, recall, f1) of one problem, bit-exact with the reference."""
+        a, b = self.t_off[problem], self.t_off[problem + 1]
+        return tuple(float(x) for x in K.summarise(self.p[a:b], self.pl[a:b], self.r[a:b], self.rl[a:b]))
+
+    def summaries(self) -> np.ndarray:
+        """``(n_problems, 4)`` (auc, precision, recall, f1) of every problem."""
+        return K.summarise_groups(self.p, self.pl, self.r, self.rl, self.t_off)
+
+    def curve(self, problem: int = 0) -> dict[str, list[float]]:
+        """The reference PR dump of one problem: one point per threshold, sorted by recall (stable)."""
+        a, b = self.t_off[problem], self.t_off[problem + 1]
+        pl, rl = self.pl[a:b], self.rl[a:b]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            prec = np.where(pl > 0, self.p[a:b] / np.where(pl > 0, pl, 1), 1.0)
+            rec = np.where(rl > 0, self.r[a:b] / np.where(rl > 0, rl, 1), 0.0)
+        order = np.argsort(rec, kind="stable")
+        return {"precision": prec[order].tolist(), "recall": rec[order].tolist(),
+                "confidence": self.thresholds[a:b][order].tolist()}
+
+
+def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.ndarray, pred_problem: np.ndarray,
+             n_problems: int) -> Evaluation:
+    """Score predictions against gold: pair table, greedy matching, accumulation.
+
+    Parameters
+    ----------
+    encoder : Encoder
+        The vocabulary and matcher mode (the gold was encoded with it).
+    gold : GoldSide
+        Gold sentences, their problems and tokens.
+    pred : Extractions
+        Predicted extractions (file order).
+    pred_gold : ndarray of int64
+        Per prediction, its gold sentence or -1.
+    pred_problem : ndarray of int64
+        Per prediction, its problem or -1 (dropped: adds nothing, not even a threshold).
+    n_problems : int
+        Number of problems.
+    """
+    live = np.flatnonzero(pred_problem >= 0)
+    prob, conf = pred_problem[live], pred.confidence[live]
+    order = np.lexsort((conf, prob))
+    sp, sc = prob[order], conf[order]
+    new = np.ones(len(sc), dtype=bool)
+    if len(sc) > 1:
+        new[1:] = (sp[1:] != sp[:-1]) | (sc[1:] != sc[:-1])
+    thresholds = sc[new]
+    t_off = np.searchsorted(sp[new], np.arange(n_problems + 1), side="left").astype(np.int64)
+    rank = np.empty(len(live), dtype=np.int64)
+    rank[order] = np.cumsum(new) - 1
+    cidx = np.full(len(pred), -1, dtype=np.int64)
+    cidx[live] = rank - t_off[prob]
+    matched = live[pred_gold[live] >= 0]
+    matched = matched[np.argsort(pred_gold[matched], kind="stable")]
+    n_gold = len(gold.keys)
+    p_ext = _offsets(np.bincount(pred_gold[matched], minlength=n_gold))
+    take = matched.tolist()
+    p_enc = encoder.encode([pred.predicate[i] for i in take], [pred.arguments[i] for i in take], gold=False)
+    g_enc = gold.encoded
+    pair_off = _offsets(np.diff(gold.ext) * np.diff(p_ext))
+    be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
+    prec, rec = K.pair_table(
+        int(encoder.mode), be_id, gold.ext, p_ext, pair_off,
+        g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags, g_enc.nargs,
+        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs, max(g_enc.max_len, p_enc.max_len, 1),
+    )
+    t_len = np.diff(t_off)
+    pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
+                                       cidx[matched], t_len[gold.problem]))
+    p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds))
+    return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
+
+
+class CarbUnits(UnitStatistics):
+    """Per-gold-sentence statistics of one CaRB result (bootstrap and paired tests).
+
+    Parameters
+    ----------
+    ids : sequence of str
+        The gold sentence keys.
+    pieces : Pieces
+        The evaluation's per-sentence contributions.
+    n_thresholds : int
+        Thresholds of the (single) problem.
+    """
+
+    unit = "sentence"
+    metrics = METRICS
+
+    def __init__(self, ids: Sequence[str], pieces: Pieces, n_thresholds: int) -> None:
+        self.ids = tuple(ids)
+        self.pieces = pieces
+        self.n_thresholds = n_thresholds
+
+    def evaluate(self, samples: np.ndarray) -> np.ndarray:
+        """(auc, precision, recall, f1) of each resample of gold sentences (``bootstrap_carb``)."""
+        return K.bootstrap_carb(*self.pieces.arrays(), self.n_thresholds, np.ascontiguousarray(samples, dtype=np.int64))

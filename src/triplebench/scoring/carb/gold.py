@@ -1,0 +1,143 @@
+"""The CaRB gold: the built split (cached, verified) or a gold TSV, and the sentence lists
+the coverage check places predictions in."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from os import PathLike
+from pathlib import Path
+
+import numpy as np
+
+from .engine import Extractions
+
+BENCHMARK = "carb"
+#: bump when the cache layout changes
+_CACHE_VERSION = 2
+
+
+@dataclass
+class GoldData:
+    """One gold, as read.
+
+    Attributes
+    ----------
+    extractions : Extractions
+        Every gold extraction (confidence 1), ``C: `` arguments dropped (quirk 11).
+    sentences : list of str
+        Every sentence of the split, with or without gold extractions (a gold TSV:
+        the sentences it has).
+    source : str
+        ``dataset`` or ``custom:<file name>``.
+    """
+
+    extractions: Extractions
+    sentences: list[str]
+    source: str
+
+
+def _no_context(arguments: list[str]) -> list[str]:
+    """Quirk 11: the reference GoldReader skips arguments containing ``"C: "``."""
+    return [a for a in arguments if "C: " not in a]
+
+
+def _from_rows(rows: list, source: str) -> GoldData:
+    """``[(sentence, [(predicate, arguments), ...]), ...]`` -> :class:`GoldData`."""
+    sentence, predicate, arguments = [], [], []
+    for text, exts in rows:
+        for pred, args in exts:
+            sentence.append(text)
+            predicate.append(pred)
+            arguments.append(_no_context(args))
+    return GoldData(Extractions(sentence, predicate, arguments, np.ones(len(predicate))), [t for t, _ in rows], source)
+
+
+def _cache_path(digest: str, split: str) -> Path:
+    from ...paths import cache_dir
+
+    return cache_dir() / f"carb-gold-{split}-{digest[:20]}.json"
+
+
+def _cached_rows(parquet: Path, split: str) -> list:
+    """The parquet's rows ``[(sentence, [(predicate, arguments)])]``, through a JSON cache.
+
+    The cache is named by the SHA-256 of the parquet's bytes and holds that digest
+    and the row and extraction counts; a cache that does not prove it belongs to
+    this parquet (or does not parse) is rebuilt, so a fresh CLI process need not
+    import pyarrow and a wrong cache is never trusted.
+    """
+    from ...io import atomic_write_text
+
+    data = parquet.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    cache = _cache_path(digest, split)
+    try:
+        found = json.loads(cache.read_text(encoding="utf-8"))
+        rows = found["rows"]
+        if (found["version"], found["sha256"]) == (_CACHE_VERSION, digest) and len(rows) == found["sentences"] \
+                and sum(len(e) for _, e in rows) == found["extractions"] > 0:
+            return rows
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    rows = _parquet_rows(split)
+    payload = {"version": _CACHE_VERSION, "sha256": digest, "sentences": len(rows),
+               "extractions": sum(len(e) for _, e in rows), "rows": rows}
+    try:
+        atomic_write_text(cache, json.dumps(payload, ensure_ascii=False))
+    except OSError:  # a read-only cache directory: work without a cache
+        pass
+    return rows
+
+
+def _parquet_rows(split: str) -> list:
+    from ...data import load_table
+
+    table = load_table(BENCHMARK, "gold", split)
+    return [
+        (sentence, [(e["predicate"], e["arguments"]) for e in exts])
+        for sentence, exts in zip(table.column("sentence").to_pylist(), table.column("extractions").to_pylist())
+    ]
+
+
+@lru_cache(maxsize=4)
+def built_gold(split: str) -> GoldData:
+    """The gold of ``split`` from the built dataset (read once per process)."""
+    from ...data import parquet_path
+    from ...errors import TripleBenchError
+
+    parquet = parquet_path(BENCHMARK, "gold", split)
+    if not parquet.is_file():
+        raise TripleBenchError(f"{parquet}: carb/gold/{split} is not built; run `dvc repro` (or `make`) in the project root")
+    return _from_rows(_cached_rows(parquet, split), "dataset")
+
+
+def tsv_gold(path: str | PathLike[str]) -> GoldData:
+    """A CaRB gold TSV (``data/gold/<split>.tsv`` layout) as the reference GoldReader reads it."""
+    from ...formats.carb import read_gold
+    from ...io import input_file
+
+    groups, _ = read_gold(input_file(path, "gold file"))
+    rows = [(s, [(e["predicate"], e["arguments"]) for e in exts]) for s, exts in groups]
+    return _from_rows(rows, "custom:" + Path(path).name)
+
+
+@lru_cache(maxsize=1)
+def corpus_keys() -> frozenset[str]:
+    """Keys of every sentence of the CaRB source corpus: both splits and every sentence the
+    published system outputs were run on (the OIE2016 corpus CaRB was drawn from).
+
+    The published outputs of OpenIE-4, ClausIE and PropS cover ~3,100 sentences, ~2,450
+    of them outside the test split; the reference scores them (they add thresholds), so
+    a prediction on a corpus sentence outside the split is not a mismatch.
+    """
+    from ...data import load_table
+    from .engine import normalize_key
+
+    keys: set[str] = set()
+    for split in ("dev", "test"):
+        keys.update(normalize_key(s) for s in built_gold(split).sentences)
+        keys.update(normalize_key(s) for s in load_table(BENCHMARK, "systems", split).column("sentence").to_pylist())
+    return frozenset(keys)

@@ -1,0 +1,228 @@
+"""One CaRB gold, encoded once, scoring any number of prediction sets."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+from ...errors import CoverageError
+from ...formats.carb import FORMATS
+from ...kernels.carb import Mode
+from ..result import Coverage, Result
+from .engine import Encoder, Evaluation, Extractions, GoldSide, Grouping, CarbUnits, evaluate, normalize_key
+from .gold import GoldData, built_gold, corpus_keys, tsv_gold
+from .predictions import Loaded, load
+
+__all__ = ["FORMATS", "MATCHERS", "CarbResult", "CarbScorer", "scorer"]
+
+BENCHMARK = "carb"
+
+#: matcher names -> kernel modes
+MATCHERS = {
+    "binary_linient_tuple_match": Mode.BINARY_LINIENT,
+    "simple_tuple_match": Mode.SIMPLE,
+    "tuple_match": Mode.STRICT,
+    "binary_tuple_match": Mode.BINARY_STRICT,
+    "lexicalMatch": Mode.LEXICAL,
+    "argMatch": Mode.EXACT,
+}
+
+
+class CarbResult(Result):
+    """A CaRB :class:`~triplebench.scoring.result.Result` with the reference's printout."""
+
+    def reference_line(self) -> str:
+        """What the reference ``carb.py`` prints (values ``np.round(x, 3)``)."""
+        s = self.scores
+        return "AUC: {}\t Optimal (precision, recall, F1): {}".format(
+            np.round(s["auc"], 3), np.round([s["precision"], s["recall"], s["f1"]], 3))
+
+    def rounded(self) -> dict[str, float]:
+        """The four scores as the reference prints them (``np.round(x, 3)``)."""
+        return {k: float(np.round(v, 3)) for k, v in self.scores.items()}
+
+    def _format_extra(self) -> list[str]:
+        return [f"reference: {self.reference_line()}"]
+
+
+def _gold_side(gold: GoldData, encoder: Encoder, binary: bool) -> tuple[GoldSide, int]:
+    """Gold extractions grouped by key (first-seen key order, last raw group wins) and encoded."""
+    ext = gold.extractions.binarized() if binary else gold.extractions
+    grouping = Grouping.of(ext.sentence)
+    winners = grouping.winners()
+    order = list(dict.fromkeys(grouping.keys))
+    sentence_of_raw = np.full(len(grouping.keys), -1, dtype=np.int64)
+    for s, key in enumerate(order):
+        sentence_of_raw[winners[key]] = s
+    per_ext = sentence_of_raw[grouping.raw_id]
+    take = np.flatnonzero(per_ext >= 0)
+    take = take[np.argsort(per_ext[take], kind="stable")].tolist()
+    encoded = encoder.encode([ext.predicate[i] for i in take], [ext.arguments[i] for i in take], gold=True)
+    offsets = np.zeros(len(order) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(per_ext[take], minlength=len(order)), out=offsets[1:])
+    return GoldSide(order, offsets, np.zeros(len(order), dtype=np.int64), encoded), grouping.collisions
+
+
+class CarbScorer:
+    """Scores predictions against one gold (a split of the built dataset, or a gold TSV).
+
+    Parameters
+    ----------
+    split : {'test', 'dev'}
+        The split (also the signature's ``split`` with a custom gold).
+    matcher : str
+        A key of :data:`MATCHERS`.
+    binary : bool
+        The reference ``--binary``.
+    gold : path, optional
+        A gold TSV instead of the built split.
+    """
+
+    def __init__(self, split: str = "test", matcher: str = "binary_linient_tuple_match", binary: bool = False,
+                 gold: str | PathLike[str] | None = None) -> None:
+        self.split, self.matcher, self.binary = split, matcher, bool(binary)
+        self.gold = built_gold(split) if gold is None else tsv_gold(gold)
+        self.encoder = Encoder(MATCHERS[matcher])
+        self.side, self.gold_collisions = _gold_side(self.gold, self.encoder, self.binary)
+        self.gold_index = {key: s for s, key in enumerate(self.side.keys)}
+        self.split_keys = frozenset(normalize_key(s) for s in self.gold.sentences)
+
+    def signature(self, partial: bool) -> str:
+        """The signature of results of this scorer (``partial``: the opt-in was given)."""
+        from ...signature import make_signature
+
+        fields: dict[str, object] = {"split": self.split}
+        if self.gold.source != "dataset":
+            fields["gold"] = self.gold.source
+        fields.update(matcher=self.matcher, binary=self.binary)
+        if partial:
+            fields["partial"] = True
+        return make_signature(BENCHMARK, **fields)
+
+    def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> CarbResult:
+        """Score ``predictions`` (see :func:`triplebench.scoring.carb.score`)."""
+        loaded = load(predictions, fmt)
+        ext = loaded.extractions.binarized() if self.binary else loaded.extractions
+        grouping = Grouping.of(ext.sentence)
+        kept_keys = [grouping.keys[i] for i in np.flatnonzero(grouping.kept).tolist()]
+        outside = [k for k in kept_keys if k not in self.split_keys]
+        warnings = self._check_coverage(loaded, grouping, outside, allow_partial)
+        raw_gold = np.fromiter((self.gold_index.get(k, -1) for k in grouping.keys), dtype=np.int64,
+                               count=len(grouping.keys))
+        raw_gold[~grouping.kept] = -1
+        pred_gold = raw_gold[grouping.raw_id]
+        pred_problem = np.where(grouping.kept[grouping.raw_id], 0, -1)
+        evaluation = evaluate(self.encoder, self.side, ext, pred_gold, pred_problem, 1)
+        return self._result(loaded, ext, grouping, evaluation, pred_gold, outside, warnings, allow_partial)
+
+    def _check_coverage(self, loaded: Loaded, grouping: Grouping, outside: list[str], allow_partial: bool) -> list[str]:
+        """The honest-numbers check (module docstring); returns the warnings to attach."""
+        if not outside:
+            return []
+        total = int(grouping.kept.sum())
+        if self.gold.source == "dataset" and len(outside) < total:
+            corpus = corpus_keys()
+            unknown = [k for k in outside if k not in corpus]
+        else:
+            unknown = outside
+        cause = f"predicted sentences not in the {self.split} split" + (
+            "" if self.gold.source != "dataset" else " nor anywhere in the CaRB corpus" if len(outside) < total else "")
+        if unknown and not allow_partial:
+            raise CoverageError(loaded.source, cause, len(unknown), total, self._hint(loaded, grouping, unknown[0]))
+        if unknown:
+            return [f"{len(unknown)} of {total} predicted sentences are not in the {self.split} split (allow_partial): "
+                    "their extractions only add confidence thresholds, as in the reference"]
+        return [f"{len(outside)} of {total} predicted sentences are CaRB corpus sentences outside the {self.split} "
+                "split (a corpus-wide run, like the published outputs): not scored, they only add confidence "
+                "thresholds, as in the reference"]
+
+    def _hint(self, loaded: Loaded, grouping: Grouping, key: str) -> str:
+        """The closest split sentence to the first unplaced one, and what the difference looks like."""
+        raw = grouping.keys.index(key)
+        text = next(s for s, r in zip(loaded.extractions.sentence, grouping.raw_id.tolist()) if r == raw)
+        by_key = {normalize_key(s): s for s in self.gold.sentences}
+        lower = {k.lower(): k for k in by_key}
+        other = "dev" if self.split == "test" else "test"
+        if key.lower() in lower and key not in by_key:
+            why = "it differs from a gold sentence only in letter case (lowercased?)"
+            closest = by_key[lower[key.lower()]]
+        elif unicodedata.normalize("NFC", key) in by_key:
+            why = "it differs from a gold sentence only in Unicode normalisation (NFD? the gold is NFC)"
+            closest = by_key[unicodedata.normalize("NFC", key)]
+        else:
+            if self.gold.source == "dataset" and key in {normalize_key(s) for s in built_gold(other).sentences}:
+                return f"the first one, {text[:80]!r}, is a {other} sentence: pass split='{other}' (--split {other})"
+            found = difflib.get_close_matches(text, self.gold.sentences, n=1, cutoff=0.0)
+            closest = found[0] if found else ""
+            why = "detokenised or otherwise rewritten? keys ignore spaces and ASCII punctuation only"
+        return f"the first one, {text[:80]!r}, is closest to the {self.split} sentence {closest[:80]!r}: {why}"
+
+    def _result(self, loaded: Loaded, ext: Extractions, grouping: Grouping, evaluation: Evaluation,
+                pred_gold: np.ndarray, outside: list[str], warnings: list[str], allow_partial: bool) -> CarbResult:
+        auc, precision, recall, f1 = evaluation.summary(0)
+        kept = grouping.kept
+        predicted_sentences = int(kept.sum())
+        predicted_extractions = int(grouping.per_raw[kept].sum())
+        matched_extractions = int((pred_gold >= 0).sum())
+        gold_with_predictions = int(np.count_nonzero(np.bincount(pred_gold[pred_gold >= 0], minlength=1)))
+        counts = {
+            "gold_sentences": len(self.side.keys),
+            "gold_extractions": int(self.side.ext[-1]),
+            "predicted_sentences": predicted_sentences,
+            "predicted_extractions": predicted_extractions,
+            "matched_sentences": gold_with_predictions,
+            "unknown_sentences": predicted_sentences - gold_with_predictions,
+            "unknown_extractions": predicted_extractions - matched_extractions,
+            "outside_split_sentences": len(outside),
+            "gold_key_collisions": self.gold_collisions,
+            "key_collisions": grouping.collisions,
+            "collision_dropped_extractions": grouping.dropped,
+            "thresholds": int(len(evaluation.thresholds)),
+            **_input_counts(loaded.extractions),
+        }
+        counts.update({f"skipped: {k}": v for k, v in loaded.skipped.items()})
+        counts.update({f"ignored: {k}": v for k, v in loaded.ignored.items()})
+        if grouping.collisions:
+            warnings.append(f"{grouping.collisions} predicted sentences normalise to the key of a later one; "
+                            "the earlier extractions were dropped (reference)")
+        warnings.extend(f"{n} {k} (reference)" for k, n in loaded.ignored.items())
+        coverage = {
+            "predicted_sentences": Coverage(predicted_sentences - len(outside), predicted_sentences),
+            "gold_sentences": Coverage(gold_with_predictions, len(self.side.keys)),
+        }
+        result = CarbResult(
+            BENCHMARK, self.signature(allow_partial),
+            {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
+            counts=counts, coverage=coverage, warnings=warnings,
+            details={"curve": evaluation.curve(0)},
+            units=CarbUnits(self.side.keys, evaluation.pieces, int(len(evaluation.thresholds))),
+        )
+        result.details["reference_line"] = result.reference_line()
+        return result
+
+
+def _input_counts(ext: Extractions) -> dict[str, int]:
+    """Duplicates (one pass over the rows), empty predicates, no arguments, infinite confidences."""
+    distinct = set(zip(ext.sentence, ext.predicate, map(tuple, ext.arguments)))
+    return {
+        "input_extractions": len(ext),
+        "duplicate_extractions": len(ext) - len(distinct),
+        "empty_predicates": sum(1 for x in ext.predicate if not x.strip()),
+        "no_arguments": sum(1 for a in ext.arguments if not a),
+        "infinite_confidences": int(np.isinf(ext.confidence).sum()),
+    }
+
+
+_SCORERS: dict[tuple[str, str, bool], CarbScorer] = {}
+
+
+def scorer(split: str = "test", matcher: str = "binary_linient_tuple_match", binary: bool = False) -> CarbScorer:
+    """A cached scorer of the built gold of ``split`` (gold read and encoded once per process)."""
+    key = (split, matcher, bool(binary))
+    if key not in _SCORERS:
+        _SCORERS[key] = CarbScorer(split, matcher, binary)
+    return _SCORERS[key]
