@@ -32,8 +32,15 @@ def test_evaluate_compute_equals_the_scorer(project_root, openie5_records, direc
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     metric = evaluate.load("metrics/carb")
     out = metric.compute(predictions=openie5_records)
-    assert (out["auc"], out["precision"], out["recall"], out["f1"]) == (direct.auc, direct.precision, direct.recall, direct.f1)
-    assert out["curve"] == direct.curve.to_dict() and out["signature"] == direct.signature
+    assert out == direct.to_dict()
+    assert out["details"]["curve"] == direct.details["curve"] and out["signature"] == direct.signature
+
+
+def test_from_evaluate_refuses_references(openie5_records):
+    from triplebench.errors import InputError
+
+    with pytest.raises(InputError, match="references"):
+        carb.from_evaluate(openie5_records[:2], openie5_records[:2])
 
 
 def test_evaluate_add_batch_equals_the_scorer(project_root, openie5_records, direct, monkeypatch):
@@ -44,7 +51,7 @@ def test_evaluate_add_batch_equals_the_scorer(project_root, openie5_records, dir
     metric.add_batch(predictions=openie5_records[:half])
     metric.add_batch(predictions=openie5_records[half:])
     out = metric.compute()
-    assert (out["auc"], out["f1"]) == (direct.auc, direct.f1)
+    assert out["scores"] == direct.scores
 
 
 def test_evaluate_robust_equals_the_scorer(project_root, monkeypatch):
@@ -62,20 +69,20 @@ def test_evaluate_robust_equals_the_scorer(project_root, monkeypatch):
     metric.add_batch(predictions=preds)
     out = metric.compute(gold=gold)
     assert out == robust.score(preds, gold=gold, fmt="flat").to_dict()
-    assert (out["robust_precision"], out["robust_recall"]) == (1.0, 0.8)
+    assert (out["scores"]["robust_precision"], out["scores"]["robust_recall"]) == (1.0, 0.8)
 
 
 def test_cli_json_equals_the_scorer(direct, capsys):
     assert main(["score", "carb", str(upstream_file(*OPENIE5)), "--format", "openie5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert (out["auc"], out["f1"], out["signature"]) == (direct.auc, direct.f1, direct.signature)
+    assert (out["scores"], out["signature"]) == (direct.scores, direct.signature)
 
 
 def test_cli_table_prints_the_reference_line_and_signature(capsys):
     assert main(["score", "carb", str(upstream_file(*OPENIE5)), "--format", "openie5"]) == 0
     text = capsys.readouterr().out
     assert "AUC: 0.245\t Optimal (precision, recall, F1): [0.521 0.424 0.467]" in text
-    assert text.rstrip().splitlines()[-1].startswith("carb|split:test|")
+    assert text.rstrip().splitlines()[-1].startswith("signature: carb|split:test|")
 
 
 def test_cli_curve_file_is_the_reference_dump(tmp_path, capsys):
@@ -100,12 +107,33 @@ def test_cli_compare_same_system_is_not_significant(capsys):
     path = str(upstream_file(*OPENIE5))
     assert main(["compare", "carb", path, path, "--format", "openie5", "--resamples", "200", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["delta_f1"] == 0.0 and out["p_value"] == 1.0
+    assert out["delta"] == 0.0 and out["p_value"] == 1.0 and out["unit"] == "sentence"
 
 
-def test_cli_published_writes_metrics_and_curves(tmp_path, capsys):
+def test_report_writes_metrics_and_curves_and_deletes_nothing(tmp_path, capsys, project_root, monkeypatch):
+    from triplebench.reports.carb import main as report_main
+
+    monkeypatch.chdir(project_root)
     report, curves = tmp_path / "carb.json", tmp_path / "curves"
-    assert main(["score", "carb", "--published", "--report", str(report), "--curves", str(curves)]) == 0
+    curves.mkdir()
+    (curves / "my-notes.txt").write_text("a user's file")
+    assert report_main(["--report", str(report), "--curves", str(curves)]) == 0
     metrics = json.loads(report.read_text())["systems"]
     assert metrics["OpenIE-4"] == {"auc": 0.272, "precision": 0.553, "recall": 0.437, "f1": 0.488}
-    assert sorted(os.listdir(curves)) == ["ClausIE.csv", "OpenIE-4.csv", "OpenIE-5.csv", "PropS.csv", "ReVerb.csv"]
+    assert sorted(os.listdir(curves)) == ["ClausIE.csv", "OpenIE-4.csv", "OpenIE-5.csv", "PropS.csv", "ReVerb.csv", "my-notes.txt"]
+    assert (curves / "my-notes.txt").read_text() == "a user's file"
+
+
+def test_report_refuses_a_directory_as_metrics_file(tmp_path, project_root, monkeypatch):
+    from triplebench.errors import InputError
+    from triplebench.reports.carb import main as report_main
+
+    monkeypatch.chdir(project_root)
+    with pytest.raises(InputError, match="directory"):
+        report_main(["--report", str(tmp_path), "--curves", str(tmp_path / "c")])
+    assert not (tmp_path / "c").exists()
+
+
+def test_cli_curve_refuses_a_directory(tmp_path, capsys):
+    assert main(["score", "carb", str(upstream_file(*OPENIE5)), "--format", "openie5", "--curve", str(tmp_path)]) == 2
+    assert "directory" in capsys.readouterr().err

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import upstream_file
 
-from triplebench.errors import InputError
+from triplebench.errors import CoverageError, InputError
 from triplebench.formats import carb as carb_formats
 from triplebench.scoring import carb, robust
 
@@ -66,31 +66,31 @@ def test_single_sentence_clique_is_its_carb_sentence_score(tmp_path, carb_senten
     res = robust.score(preds, gold=cliques)
     for k, (clique, pred) in enumerate(zip(cliques, preds)):
         if not pred["ori_args"]:
-            assert res.sentence_scores[k] == [[0.0, 0.0, 0.0, 0.0]]  # reference: no prediction -> 0, (0, 0, 0)
+            assert res.details["sentence_scores"][k] == [[0.0, 0.0, 0.0, 0.0]]  # reference: no prediction -> 0, (0, 0, 0)
             continue
         gold_tsv = tmp_path / f"g{k}.tsv"
         gold_tsv.write_text("".join(f"{clique['ori_sent']}\t" + "\t".join(a) + "\n" for a in clique["ori_args"]))
         records = [{"sentence": clique["ori_sent"], "confidence": -1, "predicate": a[0], "arguments": a[1:]} for a in pred["ori_args"]]
-        single = carb.CarbScorer("test", gold=gold_tsv).score_records(records)
-        expected = [single.rounded[x] for x in ("auc", "precision", "recall", "f1")]
-        assert res.sentence_scores[k][0] == expected
-    table = np.array([s[0] for s in res.sentence_scores])
-    assert res.robust_f1 == res.carb_f1
-    assert res.robust_precision == pytest.approx(table[:, 1].mean())
+        single = carb.score(records, gold=gold_tsv)
+        expected = [single.rounded()[x] for x in ("auc", "precision", "recall", "f1")]
+        assert res.details["sentence_scores"][k][0] == expected
+    table = np.array([s[0] for s in res.details["sentence_scores"]])
+    assert res["robust_f1"] == res["carb_f1"]
+    assert res["robust_precision"] == pytest.approx(table[:, 1].mean())
 
 
 def test_worst_sentence_is_never_better_than_the_clique_mean(carb_sentences, openie4):
     cliques = cliques_from(carb_sentences[:120], 4)
     res = robust.score(predictions_for(cliques, openie4), gold=cliques)
     worst_f1 = []
-    for scores, k in zip(res.sentence_scores, res.clique_worst_sentence):
+    for scores, k in zip(res.details["sentence_scores"], res.details["clique_worst_sentence"]):
         f1s = [s[3] for s in scores]
         assert f1s[k] == min(f1s) <= np.mean(f1s)
         worst_f1.append(f1s[k])
-    all_f1 = [s[3] for scores in res.sentence_scores for s in scores]
+    all_f1 = [s[3] for scores in res.details["sentence_scores"] for s in scores]
     assert np.mean(worst_f1) <= np.mean(all_f1)
-    assert res.f1_variance_mean == pytest.approx(np.mean([np.var([s[3] for s in sc]) for sc in res.sentence_scores]))
-    assert sum(res.f1_variance_histogram.values()) == len(cliques)
+    assert res.details["f1_variance_mean"] == pytest.approx(np.mean([np.var([s[3] for s in sc]) for sc in res.details["sentence_scores"]]))
+    assert sum(res.details["f1_variance_histogram"].values()) == len(cliques)
 
 
 def test_permuting_paraphrases_changes_nothing(carb_sentences, openie4):
@@ -105,9 +105,10 @@ def test_permuting_paraphrases_changes_nothing(carb_sentences, openie4):
     for c in shuffled_pred:
         rng.shuffle(c["paraphrases"])
     again = robust.score(shuffled_pred, gold=shuffled_gold)
-    for name in ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1", "f1_variance_mean"):
-        assert getattr(again, name) == pytest.approx(getattr(base, name), abs=1e-12), name
-    for a, b in zip(base.sentence_scores, again.sentence_scores):
+    for name in ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"):
+        assert again[name] == pytest.approx(base[name], abs=1e-12), name
+    assert again.details["f1_variance_mean"] == pytest.approx(base.details["f1_variance_mean"], abs=1e-12)
+    for a, b in zip(base.details["sentence_scores"], again.details["sentence_scores"]):
         assert sorted(map(tuple, a)) == sorted(map(tuple, b))
 
 
@@ -126,24 +127,40 @@ def test_hand_computed_cliques():
     ]
     res = robust.score(preds, gold=HAND_GOLD)
     # paraphrase: predicate 2/2 vs 2/3, args 1/1 + 1/1 -> P = 4/4, R = 4/5; F1 = 0.8889; AUC = 0.8 * (1 + 1) / 2
-    assert res.sentence_scores[0] == [[1.0, 1.0, 1.0, 1.0], [0.8, 1.0, 0.8, 0.889]]
-    assert res.sentence_scores[1] == [[0.0, 0.0, 0.0, 0.0]]  # nothing predicted
-    assert res.clique_worst_sentence == [1, 0]
-    assert res.robust_precision == 0.5 and res.robust_recall == 0.4
-    assert res.robust_f1 == pytest.approx(2 * 0.5 * 0.4 / 0.9)
-    assert res.carb_precision == 0.5 and res.carb_recall == 0.5 and res.carb_f1 == 0.5
-    assert res.robust_auc == pytest.approx(0.4) and res.carb_auc == 0.5
-    assert res.clique_f1_variance == pytest.approx([np.var([1.0, 0.889]), 0.0])
+    assert res.details["sentence_scores"][0] == [[1.0, 1.0, 1.0, 1.0], [0.8, 1.0, 0.8, 0.889]]
+    assert res.details["sentence_scores"][1] == [[0.0, 0.0, 0.0, 0.0]]  # nothing predicted
+    assert res.details["clique_worst_sentence"] == [1, 0]
+    assert res["robust_precision"] == 0.5 and res["robust_recall"] == 0.4
+    assert res["robust_f1"] == pytest.approx(2 * 0.5 * 0.4 / 0.9)
+    assert res["carb_precision"] == 0.5 and res["carb_recall"] == 0.5 and res["carb_f1"] == 0.5
+    assert res["robust_auc"] == pytest.approx(0.4) and res["carb_auc"] == 0.5
+    assert res.details["clique_f1_variance"] == pytest.approx([np.var([1.0, 0.889]), 0.0])
 
 
 def test_flat_records_score_like_unified_json():
     flat = [
         {"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves", "arguments": ["John", "Mary"]},
         {"clique_id": 0, "sentence": "Mary is loved by John .", "predicate": "is loved", "arguments": ["Mary", "John"]},
+        {"clique_id": 1, "sentence": "It rains .", "predicate": "pours", "arguments": ["It"]},
     ]
     res = robust.score(flat, gold=HAND_GOLD)
-    assert res.robust_f1 == pytest.approx(2 * 0.5 * 0.4 / 0.9)
-    assert res.counts["missing_cliques"] == 1 and res.counts["missing_sentences"] == 1 and res.warnings
+    assert res["robust_f1"] == pytest.approx(2 * 0.5 * 0.4 / 0.9)
+    assert res.coverage["cliques"].complete and res.counts["missing_cliques"] == 0
+
+
+def test_a_missing_clique_is_an_error_unless_allowed_then_skipped_like_the_reference():
+    flat = [
+        {"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves", "arguments": ["John", "Mary"]},
+        {"clique_id": 0, "sentence": "Mary is loved by John .", "predicate": "is loved", "arguments": ["Mary", "John"]},
+    ]
+    with pytest.raises(CoverageError, match="1 of 2 gold cliques have no predictions") as err:
+        robust.score(flat, gold=HAND_GOLD)
+    assert "clique 1" in str(err.value)
+    res = robust.score(flat, gold=HAND_GOLD, allow_partial=True)
+    # the reference iterates the predicted cliques only: clique 0's worst sentence (P 1, R 0.8) alone
+    assert (res["robust_precision"], res["robust_recall"]) == (1.0, 0.8)
+    assert res.counts["missing_cliques"] == 1 and res.warnings and "|partial:yes|" in res.signature
+    assert res.details["sentence_scores"][1] is None
 
 
 def test_bootstrap_over_cliques_is_seeded(carb_sentences, openie4):
@@ -151,9 +168,14 @@ def test_bootstrap_over_cliques_is_seeded(carb_sentences, openie4):
     preds = predictions_for(cliques, openie4)
     a = robust.score(preds, gold=cliques, bootstrap=300, seed=1)
     b = robust.score(preds, gold=cliques, bootstrap=300, seed=1)
-    assert a.confidence_intervals == b.confidence_intervals
-    ci = a.confidence_intervals["robust_f1"]
-    assert ci["low"] <= a.robust_f1 <= ci["high"] and a.confidence_intervals["unit"] == "clique"
+    assert a.intervals == b.intervals
+    ci = a.intervals["robust_f1"]
+    assert ci.low <= a["robust_f1"] <= ci.high and ci.unit == "clique"
+
+
+def test_unknown_format_is_an_input_error():
+    with pytest.raises(InputError, match="fmt"):
+        robust.score(HAND_GOLD, gold=HAND_GOLD, fmt="xml")
 
 
 @pytest.mark.parametrize(
@@ -164,7 +186,7 @@ def test_bootstrap_over_cliques_is_seeded(carb_sentences, openie4):
         ([{"ori_sent": "It rains .", "ori_args": [[]], "paraphrases": []}], "ori_args"),
         ([{"clique_id": 7, "sentence": "It rains .", "predicate": "rains", "arguments": []}], "unknown clique"),
         ([{"clique_id": 1, "sentence": "It pours .", "predicate": "rains", "arguments": []}], "not in clique"),
-        ([], "non-empty"),
+        ([], "empty"),
     ],
 )
 def test_bad_predictions(preds, match):
@@ -210,7 +232,7 @@ def test_examples_score_themselves_perfectly(built, project_root):
     unified = [{"ori_sent": clique["original"]["sentence"], "ori_args": args_of(clique["original"]["extractions"]),
                 "paraphrases": [{"sent": p["sentence"], "args": args_of(p["extractions"])} for p in clique["paraphrases"]]}]
     res = robust.score(unified, gold=unified)
-    assert res.robust_f1 == 1.0 and res.carb_f1 == 1.0
+    assert res["robust_f1"] == 1.0 and res["carb_f1"] == 1.0
 
 
 def test_cliques_config_needs_the_optional_annotations(built, project_root):
