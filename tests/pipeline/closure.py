@@ -97,8 +97,12 @@ def _type_checking(node: ast.AST) -> bool:
 
 
 def _walk(tree: ast.AST, into_functions: bool = True) -> list[ast.AST]:
-    """The nodes under ``tree`` that can run (``if TYPE_CHECKING:`` blocks left out);
-    with ``into_functions=False`` only what runs at import (no function bodies)."""
+    """The nodes under ``tree`` that can run (``if TYPE_CHECKING:`` blocks left out).
+
+    With ``into_functions=False``: what runs at import plus every method of every class
+    (objects may reach any caller; a dynamic import in a method waits for a call, see
+    :data:`DYNAMIC`), but no module-level function body: those run only when reached.
+    """
     nodes: list[ast.AST] = []
     todo = [tree]
     while todo:
@@ -107,7 +111,8 @@ def _walk(tree: ast.AST, into_functions: bool = True) -> list[ast.AST]:
         for child in ast.iter_child_nodes(node):
             if _type_checking(child):
                 todo.extend(child.orelse)
-            elif into_functions or not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            elif (into_functions or isinstance(node, ast.ClassDef)
+                  or not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))):
                 todo.append(child)
     return nodes
 

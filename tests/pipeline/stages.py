@@ -38,21 +38,27 @@ def stages(root: Path = ROOT) -> dict[str, Stage]:
     return found
 
 
-def default_targets(root: Path = ROOT) -> list[str]:
-    """The targets `make` reproduces (single-sourced in the Makefile)."""
-    done = subprocess.run(["make", "-s", "print-default-stages"], cwd=root, capture_output=True, text=True, check=True)
+def make_variable(name: str, root: Path = ROOT) -> list[str]:
+    """The words of a Makefile variable (``DEFAULT_STAGES``, ``MODEL_STAGES``): single-sourced there."""
+    done = subprocess.run(["make", "-s", "--eval", "print-var-%: ; @echo $($*)", f"print-var-{name}"],
+                          cwd=root, capture_output=True, text=True, check=True)
     return done.stdout.split()
 
 
-def upstream_of(targets: list[str], graph: dict[str, Stage]) -> set[str]:
-    """The stages ``dvc repro targets`` may run: the targets (a ``foreach`` name stands for
-    all its items) and every stage whose outputs they depend on, transitively."""
+def named(targets: list[str], graph: dict[str, Stage]) -> set[str]:
+    """The stages ``targets`` name (a ``foreach`` name stands for all its items)."""
+    return {name for name in graph if name in targets or name.split("@")[0] in targets}
+
+
+def upstream_of(targets: list[str], graph: dict[str, Stage], stop: set[str] = frozenset()) -> set[str]:
+    """The stages ``dvc repro targets`` may run: the targets and every stage whose outputs
+    they depend on, transitively, not looking past the stages in ``stop``."""
     producers = {out: name for name, stage in graph.items() for out in stage.outs}
-    todo = [name for name in graph if name in targets or name.split("@")[0] in targets]
+    todo = sorted(named(targets, graph))
     seen: set[str] = set()
     while todo:
         name = todo.pop()
-        if name in seen:
+        if name in seen or name in stop:
             continue
         seen.add(name)
         for dep in graph[name].deps:

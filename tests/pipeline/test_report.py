@@ -1,0 +1,114 @@
+"""The human-facing report: self-contained, the figures the issue describes, per-system metrics.
+
+Built from a copy of the committed report files (no scoring: ``significance=False``),
+so it is fast and leaves the checkout untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from stages import ROOT, dvc
+from triplebench.reports import index, report_params
+from triplebench.reports.plots import carb_pr_curves
+
+REPORT_FILES = ("carb.json", "benchie.json", "benchie_meta.json", "combo.json", "combo_minilm.json", "genres.json", "plots")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    reports = tmp_path_factory.mktemp("reports")
+    for name in REPORT_FILES:
+        source = ROOT / "reports" / name
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, reports / name)
+    index.build(reports, report_params("report_index"), significance=False)
+    return reports
+
+
+def test_index_is_self_contained(built: Path) -> None:
+    page = (built / "index.html").read_text(encoding="utf-8")
+    assert "<script" not in page.lower()
+    # every reference stays inside the page: only in-page anchors, no src=, no url(), no @import
+    assert re.findall(r'\shref="([^"#][^"]*)"', page) == []
+    assert not re.search(r"\ssrc=|url\((?!#)|@import|<link", page)
+    assert page.count("<svg") == len(index.FIGURES) == len(list((built / "figures").glob("*.svg")))
+    for anchor in ("carb", "benchie", "combo", "genres"):
+        assert f'<section id="{anchor}">' in page
+
+
+def test_each_table_sets_the_paper_beside_ours(built: Path) -> None:
+    page = (built / "index.html").read_text(encoding="utf-8")
+    carb = json.loads((built / "carb.json").read_text())["systems"]["OpenIE-4"]
+    # the reference's printed OpenIE-4 line and ours, in the same row
+    assert re.search(r"<td>OpenIE-4</td><td>0\.272</td><td>0\.553</td><td>0\.437</td><td>0\.488</td>"
+                     rf"<td>{carb['auc']:.3f}</td>", page)
+    assert "<td>clausie</td><td>en</td><td>0.50</td><td>0.26</td><td>0.34</td>" in page
+    assert "paper Avg" in page and "Spearman rank correlation" in page
+
+
+def test_carb_curves_one_colour_and_auc_per_system_full_axes(built: Path) -> None:
+    svg = (built / "figures" / "carb_pr.svg").read_text(encoding="utf-8")
+    systems = json.loads((built / "carb.json").read_text())["systems"]
+    for name, values in systems.items():
+        assert f"{name} (AUC {values['auc']:.3f})" in svg
+    colours = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg)) - {"#000000", "#ffffff", "#b0b0b0"}
+    assert len(colours) >= len(systems), colours
+    assert ">0.0<" in svg and ">1.0<" in svg  # y (and x) axis from 0 to 1
+    assert "precision-recall curve of each published system" in svg
+
+
+def test_benchie_figures_are_per_slot_and_per_system(built: Path) -> None:
+    benchie = json.loads((built / "benchie.json").read_text())
+    slots = (built / "figures" / "benchie_slot_errors.svg").read_text(encoding="utf-8")
+    assert all(f">{slot}<" in slots for slot in ("subject", "relation", "object"))
+    buckets = (built / "figures" / "benchie_error_buckets.svg").read_text(encoding="utf-8")
+    counts = re.findall(r">(\d+)<", buckets)
+    for system, entry in benchie.items():
+        assert f">{system}<" in buckets
+        for count in entry["error_buckets"].values():
+            assert str(count) in counts  # each system's own counts, never a sum over systems
+    summed = sum(entry["error_buckets"]["(1, 1, 0)"] for entry in benchie.values())
+    assert str(summed) not in counts
+
+
+def test_combo_one_line_per_subtask_and_genres_identity(built: Path) -> None:
+    combo = (built / "figures" / "combo_thresholds.svg").read_text(encoding="utf-8")
+    subtasks = json.loads((built / "combo.json").read_text())["random_hac"]["validation"]
+    assert all(f">{subtask}<" in combo for subtask in subtasks)
+    genres = (built / "figures" / "genres_paper_vs_ours.svg").read_text(encoding="utf-8")
+    for score in ("TS", "US", "FS", "GS", "CS"):
+        assert f">{score} (Spearman" in genres
+    assert "dashed = identity" in genres
+
+
+def test_figures_are_byte_stable() -> None:
+    curves = {"A": ([0.0, 0.5], [1.0, 0.4]), "B": ([0.0, 0.3], [0.9, 0.5])}
+    assert carb_pr_curves(curves, {"A": 0.2, "B": 0.1}) == carb_pr_curves(curves, {"A": 0.2, "B": 0.1})
+
+
+def test_metrics_are_one_short_row_per_system(built: Path) -> None:
+    carb = json.loads((built / "carb.json").read_text())["systems"]
+    files = sorted((built / "metrics" / "carb").glob("*.json"))
+    assert [f.stem for f in files] == sorted(carb)
+    assert json.loads((built / "metrics" / "carb" / "OpenIE-4.json").read_text()) == {
+        "auc": carb["OpenIE-4"]["auc"], "P": carb["OpenIE-4"]["precision"],
+        "R": carb["OpenIE-4"]["recall"], "F1": carb["OpenIE-4"]["f1"]}
+    benchie = json.loads((built / "benchie.json").read_text())
+    assert len(list((built / "metrics" / "benchie").glob("*.json"))) == len(benchie)
+    assert len(list((built / "metrics" / "genres").glob("*.json"))) == len(json.loads((built / "genres.json").read_text())["rows"])
+    for path in (built / "metrics").rglob("*.json"):
+        values = json.loads(path.read_text())
+        assert len(values) <= 7 and all(v is None or isinstance(v, (int, float)) for v in values.values()), path
+
+
+def test_dvc_metrics_show_fits_a_terminal() -> None:
+    """In the checkout after `make`: one row per metrics file, no line wider than 160 columns."""
+    shown = dvc(["metrics", "show"], ROOT).stdout.splitlines()
+    files = list((ROOT / "reports" / "metrics").rglob("*.json"))
+    assert files and len(shown) == len(files) + 1, shown[:3]
+    assert max(map(len, shown)) <= 160, max(shown, key=len)
