@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
+from functools import lru_cache
 from os import PathLike
 from typing import Any
 
@@ -145,21 +145,22 @@ class CarbScorer:
         raw = grouping.keys.index(key)
         text = next(s for s, r in zip(loaded.extractions.sentence, grouping.raw_id.tolist()) if r == raw)
         by_key = {normalize_key(s): s for s in self.gold.sentences}
-        lower = {k.lower(): k for k in by_key}
         other = "dev" if self.split == "test" else "test"
-        if key.lower() in lower and key not in by_key:
-            why = "it differs from a gold sentence only in letter case (lowercased?)"
-            closest = by_key[lower[key.lower()]]
-        elif unicodedata.normalize("NFC", key) in by_key:
-            why = "it differs from a gold sentence only in Unicode normalisation (NFD? the gold is NFC)"
-            closest = by_key[unicodedata.normalize("NFC", key)]
-        else:
-            if self.gold.source == "dataset" and key in {normalize_key(s) for s in built_gold(other).sentences}:
-                return f"the first one, {text[:80]!r}, is a {other} sentence: pass split='{other}' (--split {other})"
-            found = difflib.get_close_matches(text, self.gold.sentences, n=1, cutoff=0.0)
-            closest = found[0] if found else ""
-            why = "detokenised or otherwise rewritten? keys ignore spaces and ASCII punctuation only"
-        return f"the first one, {text[:80]!r}, is closest to the {self.split} sentence {closest[:80]!r}: {why}"
+        first = f"the first one, {text[:80]!r},"
+        if self.gold.source == "dataset" and key in {normalize_key(s) for s in built_gold(other).sentences}:
+            return f"{first} is a {other} sentence: pass split='{other}' (--split {other})"
+        nfc = unicodedata.normalize("NFC", key)
+        if nfc != key and (nfc in by_key or (self.gold.source == "dataset" and nfc in corpus_keys())):
+            return f"{first} differs from a CaRB sentence only in Unicode normalisation (NFD? the gold is NFC)"
+        lowered = {k.lower(): k for k in by_key}
+        if key.lower() in lowered:
+            return (f"{first} differs from the {self.split} sentence {by_key[lowered[key.lower()]][:80]!r} only in "
+                    "letter case (lowercased? the gold is cased)")
+        if self.gold.source == "dataset" and key.lower() in _lowered(corpus_keys()):
+            return f"{first} differs from a CaRB corpus sentence only in letter case (lowercased? the gold is cased)"
+        closest = _closest(text, self.gold.sentences)
+        return (f"{first} is closest to the {self.split} sentence {closest[:80]!r}: detokenised or rewritten? "
+                "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
 
     def _result(self, loaded: Loaded, ext: Extractions, grouping: Grouping, evaluation: Evaluation,
                 pred_gold: np.ndarray, outside: list[str], warnings: list[str], allow_partial: bool) -> CarbResult:
@@ -203,6 +204,23 @@ class CarbScorer:
         )
         result.details["reference_line"] = result.reference_line()
         return result
+
+
+@lru_cache(maxsize=2)
+def _lowered(keys: frozenset[str]) -> frozenset[str]:
+    return frozenset(k.lower() for k in keys)
+
+
+def _closest(text: str, sentences: list[str]) -> str:
+    """The sentence sharing the most word types with ``text`` (Jaccard; first on ties)."""
+    words = set(text.lower().split())
+    best, best_score = "", -1.0
+    for sentence in sentences:
+        other = set(sentence.lower().split())
+        score = len(words & other) / max(1, len(words | other))
+        if score > best_score:
+            best, best_score = sentence, score
+    return best
 
 
 def _input_counts(ext: Extractions) -> dict[str, int]:

@@ -1,0 +1,86 @@
+"""The honest-numbers policy for CaRB (issue 10): unplaceable predicted sentences are an error
+unless allow_partial, which gives the reference's numbers and marks the signature."""
+
+from __future__ import annotations
+
+import pytest
+from carb_oracle import Ex, compare as oracle_compare
+from conftest import upstream_file
+
+from triplebench.errors import CoverageError
+from triplebench.formats.carb import read_predictions
+from triplebench.scoring import carb
+from triplebench.scoring.carb.gold import built_gold
+
+REPO = "dair-iitd/CaRB"
+
+
+@pytest.fixture(scope="module")
+def lowercased(built, tmp_path_factory):
+    """The published OpenIE-4 output with every sentence (column 6) lowercased, written at test time."""
+    source = upstream_file(REPO, "system_outputs/test/openie4_output.txt").read_text(encoding="utf-8")
+    lines = []
+    for line in source.splitlines():
+        cells = line.split("\t")
+        if len(cells) >= 6:
+            cells[5] = cells[5].lower()
+        lines.append("\t".join(cells))
+    path = tmp_path_factory.mktemp("lower") / "openie4_lower.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_lowercased_sentences_are_an_error_with_a_hint(lowercased):
+    with pytest.raises(CoverageError) as err:
+        carb.score(lowercased, fmt="openie4")
+    text = str(err.value)
+    assert "of 3066 predicted sentences not in the test split" in text
+    assert "letter case (lowercased?" in text and "allow-partial" in text
+    assert err.value.source == str(lowercased)
+
+
+def test_lowercased_with_allow_partial_gives_the_reference_numbers(lowercased):
+    result = carb.score(lowercased, fmt="openie4", allow_partial=True)
+    assert "|partial:yes|" in result.signature and result.warnings
+    assert result.coverage["gold_sentences"].placed == 2 and result.coverage["predicted_sentences"].total == 3066
+    records, _ = read_predictions(lowercased, "openie4")
+    gold: dict[str, list] = {}
+    data = built_gold("test")
+    for sentence, pred, args in zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments):
+        gold.setdefault(sentence, []).append(Ex(pred, args, 1.0))
+    pred_d: dict[str, list] = {}
+    for r in records:
+        pred_d.setdefault(r["sentence"], []).append(Ex(r["predicate"], r["arguments"], r["confidence"]))
+    auc, (p, r, f1), _ = oracle_compare(gold, pred_d)
+    assert tuple(result.scores.values()) == pytest.approx((auc, p, r, f1), abs=1e-12)
+    assert result.rounded()["recall"] <= 0.003  # a number that means nothing, hence the default error
+
+
+def test_predictions_of_the_other_split_name_it(built):
+    with pytest.raises(CoverageError, match="is a dev sentence: pass split='dev'"):
+        carb.score(upstream_file(REPO, "system_outputs/dev/openie5_output.txt"), fmt="openie5")
+    result = carb.score(upstream_file(REPO, "system_outputs/dev/openie5_output.txt"), fmt="openie5", split="dev")
+    assert result.coverage["predicted_sentences"].complete
+
+
+@pytest.mark.parametrize("fmt, name", [("openie4", "openie4"), ("clausie", "clausie"), ("props", "props")])
+def test_corpus_wide_published_outputs_are_scored_like_the_reference_with_a_warning(built, fmt, name):
+    # these outputs cover the ~3,100 sentences of the corpus CaRB was drawn from; the reference scores
+    # them (they add thresholds only), and the published numbers depend on it
+    result = carb.score(upstream_file(REPO, f"system_outputs/test/{name}_output.txt"), fmt=fmt)
+    cov = result.coverage["predicted_sentences"]
+    assert cov.missing > 2000 and cov.placed > 600
+    assert "partial" not in result.signature
+    assert any("corpus sentences outside the test split" in w for w in result.warnings)
+
+
+def test_sentences_of_the_split_without_gold_extractions_are_placed(built):
+    data = built_gold("test")
+    with_gold = set(data.extractions.sentence)
+    no_gold = [s for s in data.sentences if s not in with_gold]
+    assert no_gold  # 7 test sentences have no gold extraction
+    records = [{"sentence": s, "confidence": 0.5, "predicate": "is", "arguments": ["x", "y"]} for s in no_gold]
+    records.append({"sentence": sorted(with_gold)[0], "confidence": 0.9, "predicate": "is", "arguments": ["x"]})
+    result = carb.score(records)
+    assert result.coverage["predicted_sentences"].complete and not result.warnings
+    assert result.counts["unknown_sentences"] == len(no_gold)  # scored as the reference does: thresholds only
