@@ -2,19 +2,22 @@
 
 Run from the project root after the datasets are built::
 
-    .venv/bin/python bench/carb.py [--repeat 7]
+    .venv/bin/python bench/carb.py [--repeat 7] [--no-cli]
 
-Figures (issue 3 targets in brackets; reference figures measured by the issue
-author on this machine kind: Benchmark.compare 0.10 s per system in-process,
-a fresh `python carb.py` about 1.2 s):
+Rows (issue 13's table; medians):
 
-1. the four published systems scored in-process from parsed records, after warm-up [<= 20 ms];
-2. the same split into Python preparation (grouping, keys, encoding) and kernels;
-3. a fresh `triplebench score carb` process with a warm numba cache [<= 1.0 s], and the
-   cold-cache first call (empty NUMBA_CACHE_DIR);
-4. 1,000 bootstrap resamples for one system [<= 2 s];
-5. ROBUST on 634 CaRB test sentences grouped into cliques of 4;
-6. peak RSS of this process and of the CLI process.
+1. CaRB, the four published test systems scored in-process from parsed records (lists of dicts),
+   and from one Arrow table of predictions (the columnar input for training loops);
+2. CaRB, the same four read from their files and scored, in-process;
+3. the gold loaded and encoded in-process (cold: empty per-process caches, warm JSON cache on disk);
+4. a fresh `triplebench score carb` process (warm numba cache), and the very first call with an
+   empty numba cache (a temporary NUMBA_CACHE_DIR);
+5. 1,000 bootstrap resamples of one system;
+6. ROBUST on 158 cliques of 4 CaRB test sentences (OpenIE-4's extractions), read + score;
+7. peak RSS of this process.
+
+When ``TRIPLEBENCH_CARB_REFERENCE`` names a checkout of dair-iitd/CaRB, row 4 also times its
+``carb.py`` on the same file, side by side.
 """
 
 from __future__ import annotations
@@ -38,112 +41,108 @@ SYSTEMS = [
 ]
 
 
-def timed(fn, repeat):
+def timed(fn, repeat: int) -> float:
+    """Median wall time of ``repeat`` calls."""
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
-    return statistics.median(times), min(times)
+    return statistics.median(times)
 
 
-def cli_time(args, env=None, repeat=3):
-    times, rss = [], []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        proc = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", str(ROOT / ".venv/bin/triplebench"), *args],
-            capture_output=True, text=True, env=env, cwd=ROOT,
-        )
-        times.append(time.perf_counter() - t)
-        if proc.returncode != 0:
-            sys.exit(f"CLI failed: {proc.stderr}")
-        rss.append(int(proc.stderr.strip().splitlines()[-1]))
-    return statistics.median(times), min(times), max(rss) / 1024
+def run(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> float:
+    """Wall time of one process (exits on failure)."""
+    t = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
+    if done.returncode != 0:
+        sys.exit(f"{argv[0]} failed: {done.stderr[-2000:]}")
+    return time.perf_counter() - t
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--no-cli", action="store_true", help="skip the process timings (row 4)")
     args = parser.parse_args()
 
+    import pyarrow as pa
+
     from triplebench.formats.carb import read_predictions
-    from triplebench.scoring import carb
+    from triplebench.scoring import carb, robust
+    from triplebench.scoring.carb import gold as gold_module
     from triplebench.sources import load_pins
 
     mirror = ROOT.parent / "shared" / "upstream"
     pins = {p.path: p for p in load_pins("carb").files}
     paths = {name: mirror / pins[path].mirror_path for name, _, path in SYSTEMS}
-    records = {name: read_predictions(paths[name], fmt)[0] for name, fmt, _ in SYSTEMS}
+    records = {}
+    for name, fmt, _ in SYSTEMS:
+        rows, _ = read_predictions(paths[name], fmt)
+        records[name] = [{k: r[k] for k in ("sentence", "confidence", "predicate", "arguments")} for r in rows]
+    tables = {name: pa.Table.from_pylist(rows) for name, rows in records.items()}
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (figures scale with it)")
 
-    s = carb.scorer("test")
-    for recs in records.values():  # warm-up: JIT / cache load, gold encoding
-        s.score_records(recs)
+    for rows in records.values():  # warm-up: kernels loaded, gold encoded once per process
+        carb.score(rows)
+    t = timed(lambda: [carb.score(rows) for rows in records.values()], args.repeat)
+    t_arrow = timed(lambda: [carb.score(table) for table in tables.values()], args.repeat)
+    print(f"1. four systems from parsed records: {t * 1e3:.0f} ms; from Arrow tables: {t_arrow * 1e3:.0f} ms")
+    t = timed(lambda: [carb.score(paths[name], fmt=fmt) for name, fmt, _ in SYSTEMS], args.repeat)
+    print(f"2. four systems read from files + scored: {t * 1e3:.0f} ms")
 
-    med, best = timed(lambda: [s.score_records(r) for r in records.values()], args.repeat)
-    print(f"1. four systems from parsed records, in-process: median {med * 1e3:.1f} ms, best {best * 1e3:.1f} ms  [target 20 ms]")
+    def cold_gold():
+        gold_module.built_gold.cache_clear()
+        carb.CarbScorer("test")
 
-    # kernels alone: capture the arguments of run_kernels during one pass, then time them
-    import triplebench.scoring.carb as carb_module
+    t = timed(cold_gold, args.repeat)
+    print(f"3. gold load + encoding (JSON cache on disk): {t * 1e3:.1f} ms")
 
-    captured = []
-    original = carb_module.run_kernels
+    if not args.no_cli:
+        exe = str(ROOT / ".venv/bin/triplebench")
+        cli = [exe, "score", "carb", str(paths["OpenIE-4"]), "--format", "openie4"]
+        run(cli)
+        warm = statistics.median(run(cli) for _ in range(3))
+        with tempfile.TemporaryDirectory() as cold:
+            first = run(cli, dict(os.environ, NUMBA_CACHE_DIR=cold))
+        print(f"4. `triplebench score carb` OpenIE-4: warm {warm:.2f} s; first call, empty numba cache {first:.2f} s")
+        reference = os.environ.get("TRIPLEBENCH_CARB_REFERENCE")
+        if reference:
+            gold = mirror / pins["data/gold/test.tsv"].mirror_path
+            ref = [sys.executable, "carb.py", f"--gold={gold}", "--out=/dev/null", f"--openiefour={paths['OpenIE-4']}"]
+            t_ref = statistics.median(run(ref, cwd=Path(reference)) for _ in range(3))
+            print(f"   reference carb.py: {t_ref:.2f} s (ratio {t_ref / warm:.1f})")
 
-    def capture(*a):
-        captured.append(a)
-        return original(*a)
+    result = carb.score(records["OpenIE-4"])
+    from triplebench.scoring.significance import bootstrap_ci
 
-    carb_module.run_kernels = capture
-    for r in records.values():
-        s.score_records(r)
-    carb_module.run_kernels = original
-    t_kernels, _ = timed(lambda: [original(*a) for a in captured], args.repeat)
-    print(f"2. of which numba kernels (pair table, greedy matching, accumulation): {t_kernels * 1e3:.1f} ms; "
-          f"the rest is Python (reading record columns, grouping, sentence keys, tokenising, counts, result)")
+    t = timed(lambda: bootstrap_ci(result.units, resamples=1000, seed=0), 3)
+    print(f"5. 1,000 bootstrap resamples (OpenIE-4): {t:.3f} s")
 
-    env = dict(os.environ, PATH=f"{ROOT / '.venv/bin'}:{os.environ['PATH']}")
-    cli = ["score", "carb", str(paths["OpenIE-4"]), "--format", "openie4"]
-    cli_time(cli, env, repeat=1)  # warm numba cache and gold pickle
-    med, best, rss = cli_time(cli, env, repeat=max(3, args.repeat // 2))
-    print(f"3. fresh `triplebench score carb` (OpenIE-4): median {med:.2f} s, best {best:.2f} s, peak RSS {rss:.0f} MB  [target 1.0 s]")
-    with tempfile.TemporaryDirectory() as cold:
-        med_c, _, _ = cli_time(cli, dict(env, NUMBA_CACHE_DIR=cold), repeat=1)
-    print(f"   cold numba cache (first call ever, compiles the kernels): {med_c:.2f} s")
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "floor.py"
-        script.write_text("import numpy as np\nfrom numba import njit\n@njit(cache=True)\ndef f(x):\n    return x.sum()\nf(np.zeros(2))\n")
-        subprocess.run([str(ROOT / ".venv/bin/python"), str(script)], check=True)
-        t = time.perf_counter()
-        subprocess.run([str(ROOT / ".venv/bin/python"), str(script)], check=True)
-        print(f"   (floor: a fresh python that imports numba and calls one cached kernel: {time.perf_counter() - t:.2f} s)")
-
-    p4 = s.prepare_records(records["OpenIE-4"])
-    med, best = timed(lambda: s.bootstrap(p4, 1000, seed=0), 3)
-    print(f"4. 1,000 bootstrap resamples (OpenIE-4): median {med:.3f} s, best {best:.3f} s  [target 2 s]")
-
-    from triplebench.data import load_records
-    from triplebench.scoring import robust
-
-    rows = [r for r in load_records("carb", "gold", "test") if r["extractions"]]
-    cliques = []
-    for i in range(0, len(rows) - 3, 4):
-        group = rows[i : i + 4]
-        args_ = [[[e["predicate"], *e["arguments"]] for e in g["extractions"]] for g in group]
-        cliques.append({"ori_sent": group[0]["sentence"], "ori_args": args_[0],
-                        "paraphrases": [{"sent": g["sentence"], "args": a} for g, a in zip(group[1:], args_[1:])]})
-    by_key = {}
+    data = gold_module.built_gold("test")
+    by_sentence: dict[str, list] = {}
+    for s, p, a in zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments):
+        by_sentence.setdefault(s, []).append([p, *a])
+    sentences = list(by_sentence)
+    cliques = [{"ori_sent": sentences[i], "ori_args": by_sentence[sentences[i]],
+                "paraphrases": [{"sent": s, "args": by_sentence[s]} for s in sentences[i + 1: i + 4]]}
+               for i in range(0, 4 * 158, 4)]
+    by_key: dict[str, list] = {}
     for r in records["OpenIE-4"]:
         by_key.setdefault(carb.normalize_key(r["sentence"]), []).append([r["predicate"], *r["arguments"]])
     preds = [{"ori_sent": c["ori_sent"], "ori_args": by_key.get(carb.normalize_key(c["ori_sent"]), []),
-              "paraphrases": [{"sent": p["sent"], "args": by_key.get(carb.normalize_key(p["sent"]), [])} for p in c["paraphrases"]]}
-             for c in cliques]
-    rs = robust.RobustScorer(cliques)
-    rs.score(preds)
-    med, best = timed(lambda: rs.score(preds), args.repeat)
-    print(f"5. ROBUST, {len(cliques)} cliques / {len(cliques) * 4} sentences (OpenIE-4 outputs): median {med * 1e3:.1f} ms")
-    print(f"6. peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+              "paraphrases": [{"sent": p["sent"], "args": by_key.get(carb.normalize_key(p["sent"]), [])}
+                              for p in c["paraphrases"]]} for c in cliques]
+    with tempfile.TemporaryDirectory() as tmp:
+        import json
 
+        gold_path, pred_path = Path(tmp) / "gold.json", Path(tmp) / "pred.json"
+        gold_path.write_text(json.dumps(cliques))
+        pred_path.write_text(json.dumps(preds))
+        robust.score(pred_path, gold=gold_path)
+        t = timed(lambda: robust.score(pred_path, gold=gold_path), args.repeat)
+    print(f"6. ROBUST, {len(cliques)} cliques / {4 * len(cliques)} sentences, read + score: {t * 1e3:.0f} ms")
+    print(f"7. peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from ...kernels.carb import Mode
 from ..result import Coverage, Result
 from .engine import Encoder, Evaluation, Extractions, GoldSide, Grouping, CarbUnits, evaluate, normalize_key
 from .gold import GoldData, built_gold, corpus_keys, tsv_gold
-from .predictions import Loaded, load
+from .predictions import Loaded, load, paused_gc
 
 __all__ = ["FORMATS", "MATCHERS", "CarbResult", "CarbScorer", "scorer"]
 
@@ -105,6 +105,10 @@ class CarbScorer:
 
     def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> CarbResult:
         """Score ``predictions`` (see :func:`triplebench.scoring.carb.score`)."""
+        with paused_gc():
+            return self._score(predictions, fmt, allow_partial)
+
+    def _score(self, predictions: Any, fmt: str | None, allow_partial: bool) -> CarbResult:
         loaded = load(predictions, fmt)
         ext = loaded.extractions.binarized() if self.binary else loaded.extractions
         grouping = Grouping.of(ext.sentence)
@@ -225,7 +229,7 @@ def _closest(text: str, sentences: list[str]) -> str:
 
 def _input_counts(ext: Extractions) -> dict[str, int]:
     """Duplicates (one pass over the rows), empty predicates, no arguments, infinite confidences."""
-    distinct = set(zip(ext.sentence, ext.predicate, map(tuple, ext.arguments)))
+    distinct = set(zip(ext.sentence, ext.predicate, map(len, ext.arguments), map("\x00".join, ext.arguments)))
     return {
         "input_extractions": len(ext),
         "duplicate_extractions": len(ext) - len(distinct),
