@@ -1,6 +1,10 @@
-"""CaRB as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.carb` (config = split)."""
+"""CaRB as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.carb` (config = split).
 
-from triplebench import evaluate_module  # the module, not the class: evaluate.load takes the first Metric class it sees
+The base class is reached through its module: ``evaluate.load`` takes the first Metric class
+in this file's namespace.
+"""
+
+from triplebench import evaluate_module
 
 
 class Carb(evaluate_module.TriplebenchMetric):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from carb_oracle import Ex, compare as oracle_compare
+from carb_oracle import Ex
+from carb_oracle import compare as oracle_compare
 
 from triplebench.errors import InputError
 from triplebench.formats.carb import read_predictions
@@ -12,8 +13,8 @@ from triplebench.scoring import carb
 S = "John met Mary in Paris on Monday ."
 # hand-written: 1 to 5 arguments, an empty argument, negative log-probability confidences
 LINES = [
-    f"{S}\t<arg1> John </arg1> <rel> met </rel> <arg2> Mary </arg2> <arg3> in Paris </arg3> <arg4> on Monday </arg4>"
-    " <arg5> today </arg5>\t-0.25",
+    (f"{S}\t<arg1> John </arg1> <rel> met </rel> <arg2> Mary </arg2> <arg3> in Paris </arg3> <arg4> on Monday </arg4>"
+     " <arg5> today </arg5>\t-0.25"),
     f"{S}\t<arg1> John </arg1> <rel> met </rel>\t-1.5",
     f"{S}\t<arg1> John </arg1> <rel> met </rel> <arg2> Mary </arg2>\t-3.0e-1",
     f"{S}\t<arg1> John </arg1> <rel> met Mary in </rel> <arg2> Paris </arg2> <arg3> on Monday </arg3>\t-0.7",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import datasets
 import pytest
 from conftest import upstream_file
 
+import datasets
 from triplebench.errors import InputError
 from triplebench.formats import carb as fmt
 

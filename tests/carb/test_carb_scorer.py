@@ -7,7 +7,8 @@ import random
 
 import numpy as np
 import pytest
-from carb_oracle import Ex, compare as oracle_compare
+from carb_oracle import Ex
+from carb_oracle import compare as oracle_compare
 
 from triplebench.errors import CoverageError, InputError
 from triplebench.scoring import carb

@@ -28,7 +28,6 @@ def inputs(args: argparse.Namespace) -> None:
         output_file(args.curve, "PR-curve file")
         if len(args.predictions) > 1:
             raise InputError(None, None, "--curve takes one prediction file", field="curve")
-    return None
 
 
 def dump(curve: dict[str, list[float]]) -> str:

@@ -52,10 +52,10 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ..errors import InputError
 from .text import decode, iter_jsonl

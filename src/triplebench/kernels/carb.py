@@ -85,9 +85,8 @@ def _linient(g_tok, g_toff, g_seg0, g_nseg, g_beform, p_tok, p_toff, p_seg0, p_n
     prec_den = pp_hi - pp_lo
     rec_den = gp_hi - gp_lo
     m = _intersect(g_tok, gp_lo, gp_hi, p_tok, pp_lo, pp_hi, used)
-    if be_id >= 0 and g_beform:
-        if _count(p_tok, pp_lo, pp_hi, be_id) > _count(g_tok, gp_lo, gp_hi, be_id):
-            m += 1
+    if be_id >= 0 and g_beform and _count(p_tok, pp_lo, pp_hi, be_id) > _count(g_tok, gp_lo, gp_hi, be_id):
+        m += 1
     if m == 0:
         return 0.0, 0.0
     prec_num = m

@@ -34,6 +34,7 @@ and paired tests over cliques (:mod:`triplebench.scoring.significance`).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -41,9 +42,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import CoverageError, InputError
+from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
-from ..kernels.carb import Mode
 from .carb.engine import Encoder, Extractions, GoldSide, evaluate
 from .inputs import prediction_input
 from .result import Coverage, Result
@@ -260,7 +261,7 @@ class RobustScorer:
         else:  # allow_partial and nothing predicted: nothing could be measured
             units, scores = None, dict.fromkeys(METRICS)
         hist, _ = np.histogram(variance, bins=VARIANCE_BINS)
-        labels = [f"[{a}, {b})" for a, b in zip(VARIANCE_BINS[:-1], VARIANCE_BINS[1:])]
+        labels = [f"[{a}, {b})" for a, b in pairwise(VARIANCE_BINS)]
         counts = {
             "cliques": n_cliques, "sentences": n_sentences,
             "missing_cliques": int((~clique_given).sum()), "missing_sentences": missing_sentences,

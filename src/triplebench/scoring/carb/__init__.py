@@ -83,8 +83,19 @@ from ..significance import with_intervals
 from .engine import PREPOSITIONS, CarbUnits, normalize_key
 from .scorer import FORMATS, MATCHERS, CarbResult, CarbScorer, scorer
 
-__all__ = ["OPTIONS", "EVALUATE", "MATCHERS", "PREPOSITIONS", "CarbResult", "CarbScorer", "CarbUnits",
-           "from_evaluate", "normalize_key", "score", "scorer"]
+__all__ = [
+    "EVALUATE",
+    "MATCHERS",
+    "OPTIONS",
+    "PREPOSITIONS",
+    "CarbResult",
+    "CarbScorer",
+    "CarbUnits",
+    "from_evaluate",
+    "normalize_key",
+    "score",
+    "scorer",
+]
 
 BENCHMARK = "carb"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Sequence
 
 import numpy as np
 
@@ -23,10 +23,9 @@ from ...kernels.carb import GoldFlag, Mode
 from ..significance import UnitStatistics
 
 PTB_ESCAPES = (("(", "-LRB-"), (")", "-RRB-"), ("[", "-LSB-"), ("]", "-RSB-"), ("{", "-LCB-"), ("}", "-RCB-"))
-_PUNCT = re.compile("[%s]" % re.escape(string.punctuation))
+_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
 PREPOSITIONS = frozenset(
-    "above across against along among around at before behind below beneath beside between by for from in "
-    "into near of off on to toward under upon with within".split()
+    ["above", "across", "against", "along", "among", "around", "at", "before", "behind", "below", "beneath", "beside", "between", "by", "for", "from", "in", "into", "near", "of", "off", "on", "to", "toward", "under", "upon", "with", "within"]
 )
 SAID_VERBS = ("said", "told", "added", "adds", "says")
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
@@ -81,7 +80,7 @@ class Extractions:
     def __len__(self) -> int:
         return len(self.predicate)
 
-    def binarized(self) -> "Extractions":
+    def binarized(self) -> Extractions:
         """The reference ``Benchmark.binarize`` (quirk 9): an n-ary extraction (n > 2) becomes
         n - 1 copies of its last binary state; order kept, copies in place."""
         keep: list[int] = []
@@ -134,7 +133,7 @@ class Grouping:
     dropped: int
 
     @classmethod
-    def of(cls, sentences: Sequence[str]) -> "Grouping":
+    def of(cls, sentences: Sequence[str]) -> Grouping:
         """Group ``sentences`` (one per extraction)."""
         index: dict[str, int] = {}
         setdefault = index.setdefault

@@ -12,10 +12,11 @@ from __future__ import annotations
 import gc
 import math
 import numbers
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 

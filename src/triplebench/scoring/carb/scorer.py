@@ -13,7 +13,16 @@ from ...errors import CoverageError
 from ...formats.carb import FORMATS
 from ...kernels.carb import Mode
 from ..result import Coverage, Result
-from .engine import Encoder, Evaluation, Extractions, GoldSide, Grouping, CarbUnits, evaluate, normalize_key
+from .engine import (
+    CarbUnits,
+    Encoder,
+    Evaluation,
+    Extractions,
+    GoldSide,
+    Grouping,
+    evaluate,
+    normalize_key,
+)
 from .gold import GoldData, built_gold, corpus_keys, tsv_gold
 from .predictions import Loaded, load, paused_gc
 
@@ -138,11 +147,11 @@ class CarbScorer:
         if unknown and not allow_partial:
             raise CoverageError(loaded.source, cause, len(unknown), total, self._hint(loaded, grouping, unknown[0]))
         if unknown:
-            return [f"{len(unknown)} of {total} predicted sentences are not in the {self.split} split (allow_partial): "
-                    "their extractions only add confidence thresholds, as in the reference"]
-        return [f"{len(outside)} of {total} predicted sentences are CaRB corpus sentences outside the {self.split} "
-                "split (a corpus-wide run, like the published outputs): not scored, they only add confidence "
-                "thresholds, as in the reference"]
+            return [(f"{len(unknown)} of {total} predicted sentences are not in the {self.split} split "
+                     "(allow_partial): their extractions only add confidence thresholds, as in the reference")]
+        return [(f"{len(outside)} of {total} predicted sentences are CaRB corpus sentences outside the {self.split} "
+                 "split (a corpus-wide run, like the published outputs): not scored, they only add confidence "
+                 "thresholds, as in the reference")]
 
     def _hint(self, loaded: Loaded, grouping: Grouping, key: str) -> str:
         """The closest split sentence to the first unplaced one, and what the difference looks like."""
@@ -186,7 +195,7 @@ class CarbScorer:
             "gold_key_collisions": self.gold_collisions,
             "key_collisions": grouping.collisions,
             "collision_dropped_extractions": grouping.dropped,
-            "thresholds": int(len(evaluation.thresholds)),
+            "thresholds": len(evaluation.thresholds),
             **_input_counts(loaded.extractions),
         }
         counts.update({f"skipped: {k}": v for k, v in loaded.skipped.items()})
@@ -204,7 +213,7 @@ class CarbScorer:
             {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings,
             details={"curve": evaluation.curve(0)},
-            units=CarbUnits(self.side.keys, evaluation.pieces, int(len(evaluation.thresholds))),
+            units=CarbUnits(self.side.keys, evaluation.pieces, len(evaluation.thresholds)),
         )
         result.details["reference_line"] = result.reference_line()
         return result
