@@ -6,6 +6,7 @@ import json
 import os
 
 import evaluate
+import numpy as np
 import pytest
 from conftest import upstream_file
 
@@ -137,3 +138,50 @@ def test_report_refuses_a_directory_as_metrics_file(tmp_path, project_root, monk
 def test_cli_curve_refuses_a_directory(tmp_path, capsys):
     assert main(["score", "carb", str(upstream_file(*OPENIE5)), "--format", "openie5", "--curve", str(tmp_path)]) == 2
     assert "directory" in capsys.readouterr().err
+
+
+def test_cli_allennlp_format_and_the_partial_opt_in(tmp_path, capsys):
+    preds = tmp_path / "openie6.txt"
+    preds.write_text("An unknown sentence .\t<arg1> An </arg1> <rel> unknown </rel> <arg2> sentence </arg2>\t-0.5\n")
+    assert main(["score", "carb", str(preds), "--format", "allennlp"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("triplebench: error: ") and "--allow-partial" in err and len(err.splitlines()) == 1
+    assert main(["score", "carb", str(preds), "--format", "allennlp", "--allow-partial", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "|partial:yes|" in out["signature"] and out["coverage"]["predicted_sentences"] == {"placed": 0, "total": 1}
+
+
+@pytest.mark.parametrize("confidence, accepted", [(np.float32(0.5), True), (np.int64(3), True), (10 ** 400, False),
+                                                  (float("inf"), True), ("0.5", False), (None, False)])
+def test_python_confidence_types(tmp_path, confidence, accepted):
+    from triplebench.errors import InputError
+
+    gold = tmp_path / "g.tsv"
+    gold.write_text("A b c .\tb\tA\tc\n")
+    records = [{"sentence": "A b c .", "confidence": confidence, "predicate": "b", "arguments": ["A", "c"]}]
+    if accepted:
+        assert carb.score(records, gold=gold)["f1"] == 1.0
+    else:
+        with pytest.raises(InputError) as err:
+            carb.score(records, gold=gold)
+        assert err.value.field == "confidence" and err.value.line == 1
+
+
+@pytest.mark.parametrize("options, field", [({"bootstrap": -5}, "bootstrap"), ({"seed": -1}, "seed"),
+                                            ({"split": "train"}, "split"), ({"fmt": "xml"}, "fmt"),
+                                            ({"binary": "yes"}, "binary"), ({"colour": 1}, "colour")])
+def test_bad_options_are_input_errors_before_reading(options, field):
+    from triplebench.errors import InputError
+
+    with pytest.raises(InputError) as err:
+        carb.score("/nonexistent/file.txt", **options)
+    assert err.value.field == field
+
+
+def test_gold_directory_and_none_predictions_are_input_errors(tmp_path):
+    from triplebench.errors import InputError
+
+    with pytest.raises(InputError, match="directory"):
+        carb.score([{"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": []}], gold=tmp_path)
+    with pytest.raises(InputError, match="None"):
+        carb.score(None)

@@ -244,3 +244,23 @@ def test_cliques_config_needs_the_optional_annotations(built, project_root):
         return
     with pytest.raises(InputError, match="optional source"):
         robust.score([{"clique_id": 0, "sentence": "x", "predicate": "p", "arguments": []}])
+
+
+def test_cli_scores_and_compares_with_a_gold_file(tmp_path, capsys):
+    from triplebench.cli.main import main
+
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps(HAND_GOLD))
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(json.dumps(r) for r in [
+        {"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves", "arguments": ["John", "Mary"]},
+        {"clique_id": 1, "sentence": "It rains .", "predicate": "rains", "arguments": ["It"]},
+    ]) + "\n")
+    assert main(["score", "robust", str(good), "--gold", str(gold), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scores"]["carb_f1"] == 1.0 and out["coverage"]["cliques"] == {"placed": 2, "total": 2}
+    assert main(["score", "robust", str(good), "--gold", str(gold), "--format", "xml"]) == 2
+    assert "fmt" in capsys.readouterr().err
+    assert main(["compare", "robust", str(good), str(good), "--gold", str(gold), "--resamples", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["delta"] == 0.0 and out["unit"] == "clique" and out["metric"] == "robust_f1"

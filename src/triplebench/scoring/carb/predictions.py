@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, shorten
 from ..inputs import prediction_input
 from .engine import Extractions
 
@@ -92,7 +92,10 @@ def load(predictions: Any, fmt: str | None) -> Loaded:
 def _confidence(value: Any, source: str, number: int) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputError(source, number, f"expected a number, got {type(value).__name__}", field="confidence")
-    conf = float(value)
+    try:
+        conf = float(value)
+    except OverflowError:
+        raise InputError(source, number, f"a number beyond the float range: {shorten(value)}", field="confidence") from None
     if math.isnan(conf):
         raise InputError(source, number, "confidence is NaN: thresholds need an ordered number", field="confidence")
     return conf
@@ -112,7 +115,10 @@ def _columns(rows: list) -> Extractions | None:
             or set(map(type, predicate)) != {str} or set(map(type, arguments)) != {list} \
             or not set(map(type, conf)) <= {float, int} or not set(map(type, chain.from_iterable(arguments))) <= {str}:
         return None
-    values = np.asarray(conf, dtype=np.float64)
+    try:
+        values = np.asarray(conf, dtype=np.float64)
+    except OverflowError:  # an integer beyond float range: the slow path names it
+        return None
     if np.isnan(values).any():
         return None
     return Extractions(sentence, predicate, [list(a) for a in arguments], values)
