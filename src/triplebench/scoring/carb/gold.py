@@ -16,7 +16,7 @@ from .engine import Extractions
 
 BENCHMARK = "carb"
 #: bump when the cache layout changes
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
 
 
 @dataclass
@@ -64,29 +64,27 @@ def _cache_path(digest: str, split: str) -> Path:
 def _cached_rows(parquet: Path, split: str) -> list:
     """The parquet's rows ``[(sentence, [(predicate, arguments)])]``, through a JSON cache.
 
-    The cache is named by the SHA-256 of the parquet's bytes and holds that digest
-    and the row and extraction counts; a cache that does not prove it belongs to
-    this parquet (or does not parse) is rebuilt, so a fresh CLI process need not
-    import pyarrow and a wrong cache is never trusted.
+    The cache file is two lines: a header naming the SHA-256 of the parquet's bytes and
+    of the second line, then the rows as JSON. A cache that does not prove it belongs to
+    this parquet and holds exactly what was written (or does not parse) is rebuilt, so a
+    fresh CLI process need not import pyarrow and a wrong cache is never trusted.
     """
     from ...io import atomic_write_text
 
-    data = parquet.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(parquet.read_bytes()).hexdigest()
     cache = _cache_path(digest, split)
     try:
-        found = json.loads(cache.read_text(encoding="utf-8"))
-        rows = found["rows"]
-        if (found["version"], found["sha256"]) == (_CACHE_VERSION, digest) and len(rows) == found["sentences"] \
-                and sum(len(e) for _, e in rows) == found["extractions"] > 0:
-            return rows
-    except (OSError, ValueError, TypeError, KeyError):
+        head, body = cache.read_bytes().split(b"\n", 1)
+        header = json.loads(head)
+        if header == {"version": _CACHE_VERSION, "parquet": digest, "rows": hashlib.sha256(body).hexdigest()}:
+            return json.loads(body)
+    except (OSError, ValueError, TypeError):
         pass
     rows = _parquet_rows(split)
-    payload = {"version": _CACHE_VERSION, "sha256": digest, "sentences": len(rows),
-               "extractions": sum(len(e) for _, e in rows), "rows": rows}
+    body = json.dumps(rows, ensure_ascii=False)
+    header = {"version": _CACHE_VERSION, "parquet": digest, "rows": hashlib.sha256(body.encode("utf-8")).hexdigest()}
     try:
-        atomic_write_text(cache, json.dumps(payload, ensure_ascii=False))
+        atomic_write_text(cache, json.dumps(header) + "\n" + body)
     except OSError:  # a read-only cache directory: work without a cache
         pass
     return rows
