@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +18,7 @@ from .engine import Extractions
 
 BENCHMARK = "carb"
 #: bump when the cache layout changes
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4
 
 
 @dataclass
@@ -55,39 +57,34 @@ def _from_rows(rows: list, source: str) -> GoldData:
     return GoldData(Extractions(sentence, predicate, arguments, np.ones(len(predicate))), [t for t, _ in rows], source)
 
 
-def _cache_path(digest: str, split: str) -> Path:
-    from ...paths import cache_dir
+def _verified_cache(name: str, sources: list[Path], build: Callable[[], Any]) -> Any:
+    """``build()`` through a JSON file in :func:`triplebench.paths.cache_dir`.
 
-    return cache_dir() / f"carb-gold-{split}-{digest[:20]}.json"
-
-
-def _cached_rows(parquet: Path, split: str) -> list:
-    """The parquet's rows ``[(sentence, [(predicate, arguments)])]``, through a JSON cache.
-
-    The cache file is two lines: a header naming the SHA-256 of the parquet's bytes and
-    of the second line, then the rows as JSON. A cache that does not prove it belongs to
-    this parquet and holds exactly what was written (or does not parse) is rebuilt, so a
-    fresh CLI process need not import pyarrow and a wrong cache is never trusted.
+    The file is two lines: a header naming the SHA-256 of every source file's bytes
+    and of the second line, then the value as JSON. A cache that does not prove it was
+    built from these sources and holds exactly what was written (or does not parse) is
+    rebuilt, so a fresh CLI process need not import pyarrow and a wrong cache is never
+    trusted.
     """
     from ...io import atomic_write_text
+    from ...paths import cache_dir
 
-    digest = hashlib.sha256(parquet.read_bytes()).hexdigest()
-    cache = _cache_path(digest, split)
+    digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in sources]
+    cache = cache_dir() / f"carb-{name}-{hashlib.sha256(''.join(digests).encode()).hexdigest()[:20]}.json"
     try:
         head, body = cache.read_bytes().split(b"\n", 1)
-        header = json.loads(head)
-        if header == {"version": _CACHE_VERSION, "parquet": digest, "rows": hashlib.sha256(body).hexdigest()}:
+        if json.loads(head) == {"version": _CACHE_VERSION, "sources": digests, "body": hashlib.sha256(body).hexdigest()}:
             return json.loads(body)
     except (OSError, ValueError, TypeError):
         pass
-    rows = _parquet_rows(split)
-    body = json.dumps(rows, ensure_ascii=False)
-    header = {"version": _CACHE_VERSION, "parquet": digest, "rows": hashlib.sha256(body.encode("utf-8")).hexdigest()}
+    value = build()
+    body = json.dumps(value, ensure_ascii=False)
+    header = {"version": _CACHE_VERSION, "sources": digests, "body": hashlib.sha256(body.encode("utf-8")).hexdigest()}
     try:
         atomic_write_text(cache, json.dumps(header) + "\n" + body)
     except OSError:  # a read-only cache directory: work without a cache
         pass
-    return rows
+    return value
 
 
 def _parquet_rows(split: str) -> list:
@@ -109,7 +106,7 @@ def built_gold(split: str) -> GoldData:
     parquet = parquet_path(BENCHMARK, "gold", split)
     if not parquet.is_file():
         raise TripleBenchError(f"{parquet}: carb/gold/{split} is not built; run `dvc repro` (or `make`) in the project root")
-    return _from_rows(_cached_rows(parquet, split), "dataset")
+    return _from_rows(_verified_cache(f"gold-{split}", [parquet], lambda: _parquet_rows(split)), "dataset")
 
 
 def tsv_gold(path: str | PathLike[str]) -> GoldData:
@@ -131,11 +128,19 @@ def corpus_keys() -> frozenset[str]:
     of them outside the test split; the reference scores them (they add thresholds), so
     a prediction on a corpus sentence outside the split is not a mismatch.
     """
+    from ...data import parquet_path
+
+    splits = ("dev", "test")
+    sources = [parquet_path(BENCHMARK, config, split) for config in ("gold", "systems") for split in splits]
+    return frozenset(_verified_cache("corpus", sources, lambda: sorted(_corpus(splits))))
+
+
+def _corpus(splits: tuple[str, ...]) -> set[str]:
     from ...data import load_table
     from .engine import normalize_key
 
     keys: set[str] = set()
-    for split in ("dev", "test"):
+    for split in splits:
         keys.update(normalize_key(s) for s in built_gold(split).sentences)
         keys.update(normalize_key(s) for s in load_table(BENCHMARK, "systems", split).column("sentence").to_pylist())
-    return frozenset(keys)
+    return keys
