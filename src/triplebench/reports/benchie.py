@@ -1,77 +1,107 @@
-"""``python -m triplebench.scoring.benchie.report``: every published system x facet, for DVC.
+"""The ``report_benchie`` stage: every published BenchIE system output scored, reference semantics.
 
-Writes ``reports/benchie.json`` (DVC metrics: P/R/F1/TP/FP/FN per system and
-facet, slot-error shares and buckets), ``reports/benchie_meta.json`` (languages,
-extraction counts, the signature of every number) and two DVC plots of the default-facet false positives:
-``reports/plots/benchie_slot_errors.json`` (paper Figure 1: share of errors per
-slot) and ``reports/plots/benchie_error_buckets.json`` (Figure 2: the 7 slot-error
-buckets, ties counted in every bucket). Systems come from the built ``systems``
-config. Facet E is absent: upstream has not published its gold.
+``python -m triplebench.reports.benchie`` (or ``triplebench report benchie``) scores each
+system of the built ``systems`` config under the facets of the ``report_benchie``
+section of ``params.yaml`` and writes, atomically:
+
+* ``reports/benchie.json`` (DVC metrics): per system and facet P/R/F1/TP/FP/FN, and the
+  default-facet slot-error shares and error buckets (paper names ``"(1, 1, 0)"``,
+  1 = slot right);
+* ``reports/benchie_meta.json``: language, extraction count and the signature of
+  every number;
+* ``reports/plots/benchie_slot_errors.json`` (paper Figure 1: one row per system and
+  slot) and ``reports/plots/benchie_error_buckets.json`` (Figure 2: one row per system
+  and bucket; ties counted in every bucket).
+
+Facet E is absent: upstream has not published its gold.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
+from typing import Any
 
-FACETS = ("default", "C", "M")
+from ..io import atomic_write_text, output_file
+
+PLOTS = ("benchie_slot_errors.json", "benchie_error_buckets.json")
 
 
-def build_report() -> tuple[dict, dict, list[dict], list[dict]]:
-    from ...data import load_table
-    from . import score
-    from .analysis import slot_errors
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="triplebench report benchie", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="reports/benchie.json", metavar="JSON", help="metrics file (default %(default)s)")
+    parser.add_argument("--plots", default="reports/plots", metavar="DIR", help="folder of the plot files (default %(default)s)")
+    return parser
 
-    table = load_table("benchie", "systems", "test")
-    rows = table.select(["system", "language", "sent_id", "subject", "relation", "object"]).to_pylist()
-    systems: dict[tuple[str, str], list[tuple]] = {}
-    for r in rows:
-        systems.setdefault((r["system"], r["language"]), []).append((r["sent_id"], r["subject"], r["relation"], r["object"]))
+
+def _systems() -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(system, language) -> its extraction records, from the built ``systems`` config."""
+    from ..data import load_table
+
+    table = load_table("benchie", "systems", "test").select(["system", "language", "sent_id", "subject", "relation", "object"])
+    systems: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in table.to_pylist():
+        systems.setdefault((row.pop("system"), row.pop("language")), []).append(row)
+    return systems
+
+
+def build_report(facets: list[str]) -> tuple[dict, dict, list[dict], list[dict]]:
+    """Metrics, meta and the two plot tables (see the module docstring)."""
+    from ..scoring.benchie import score
+    from ..scoring.benchie.analysis import PATTERNS, bucket_name, readable
+
+    paper_name = {readable(p): bucket_name(p) for p in PATTERNS}
     metrics: dict = {}
     meta: dict = {"facet_E": "not scored: upstream has not published the BenchIE-E gold", "systems": {}}
     slots, buckets = [], []
-    for (system, lang), records in systems.items():
+    for (system, lang), records in _systems().items():
         entry: dict = {}
         meta["systems"][system] = {"language": lang, "extractions": len(records), "signatures": {}}
-        for facet in FACETS:
-            res = score(records, lang, facet, source=f"systems/{system}")
-            entry[facet] = {k: getattr(res, k) for k in ("precision", "recall", "f1", "tp", "fp", "fn")}
-            meta["systems"][system]["signatures"][facet] = res.signature
-        errs = slot_errors(records, lang)
-        entry["slot_error_share"] = errs.slot_error_share
-        entry["error_buckets"] = errs.buckets
+        for facet in facets:
+            result = score(records, language=lang, facet=facet, errors=facet == "default")
+            entry[facet] = {**result.scores, **{k: result.counts[k] for k in ("tp", "fp", "fn")}}
+            meta["systems"][system]["signatures"][facet] = result.signature
+            if facet == "default":
+                errors = result.details["errors"]
+                entry["slot_error_share"] = errors["slot_error_share"]
+                entry["error_buckets"] = {paper_name[k]: v for k, v in errors["buckets"].items()}
         metrics[system] = entry
-        slots += [{"system": system, "slot": k, "share": round(v, 6)} for k, v in errs.slot_error_share.items()]
-        buckets += [{"system": system, "bucket": k, "count": v} for k, v in errs.buckets.items()]
+        slots += [{"system": system, "slot": k, "share": round(v, 6)} for k, v in entry["slot_error_share"].items()]
+        buckets += [{"system": system, "bucket": k, "count": v} for k, v in entry["error_buckets"].items()]
     return metrics, meta, slots, buckets
 
 
-def _write(path: Path, data) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, ensure_ascii=False)
-        handle.write("\n")
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> int:
-    from ...paths import reports_dir
+    """Run the stage; return the exit status.
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=reports_dir() / "benchie.json")
-    parser.add_argument("--plots", type=Path, default=reports_dir() / "plots")
-    args = parser.parse_args(argv)
-    metrics, meta, slots, buckets = build_report()
-    _write(args.out.with_name(args.out.stem + "_meta.json"), meta)
-    _write(args.plots / "benchie_slot_errors.json", slots)
-    _write(args.plots / "benchie_error_buckets.json", buckets)
-    _write(args.out, metrics)
+    Raises
+    ------
+    InputError
+        ``--out`` is a directory or ``--plots`` is not a directory.
+    """
+    from ..errors import InputError
+    from . import report_params
+
+    args = _parser().parse_args(argv)
+    facets = list(report_params("report_benchie")["facets"])
+    if "default" not in facets:
+        raise InputError("params.yaml", None, "report_benchie.facets must include 'default' (the slot-error analysis)",
+                         field="facets")
+    out = output_file(args.out, "metrics file")
+    plots = Path(args.plots)
+    if plots.exists() and not plots.is_dir():
+        raise InputError(plots, None, "not a directory: expected the folder of the plot files", field="plots")
+    targets = [output_file(plots / name, "plot file") for name in PLOTS]
+    metrics, meta, slots, buckets = build_report(facets)
+    atomic_write_text(out.with_name(out.stem + "_meta.json"), json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+    for target, rows in zip(targets, (slots, buckets)):
+        atomic_write_text(target, json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+    atomic_write_text(out, json.dumps(metrics, indent=1, ensure_ascii=False) + "\n")
     for system, entry in metrics.items():
-        print(f"{system:<10} {meta['systems'][system]['language']} " + "  ".join(f"{f} F1 {entry[f]['f1']:.4f}" for f in FACETS))
+        print(f"{system:<10} {meta['systems'][system]['language']} "
+              + "  ".join(f"{f} F1 {entry[f]['f1']:.2f}" for f in facets))
     return 0
 
 

@@ -1,6 +1,6 @@
-"""BenchIE scorer: fact-synset exact matching for EN/DE/ZH with the C/M/E facets.
+"""BenchIE: fact-synset exact matching of Open IE triples for EN/DE/ZH with the C/M/E facets.
 
-``score(predictions, language="en", facet="default")`` -> :class:`BenchieResult`.
+``score(predictions, *, gold=None, language="en", facet="default", ...)`` -> :class:`BenchieResult`.
 
 An extraction (sent_id, subject, relation, object) is a true positive iff it
 exactly matches some expanded gold triple of its sentence. TP = synsets covered
@@ -21,10 +21,11 @@ default because each one moves a number somewhere:
 3. **Duplicates.** A correct extraction repeated is one TP and no FP; a wrong one
    repeated is one FP per copy. Two different correct extractions of one synset
    give one TP and no FP. ``duplicates`` counts exact repeats.
-4. **Sentences absent from the gold** are ignored: neither TP nor FP (counted in
-   ``ignored_unknown``; ``unknown_sentences="error"`` raises instead). Sentence
-   ids are compared as strings (``"019" != "19"``); JSON integers become their
-   decimal string. TSV ids are taken as the reference takes them (the line is
+4. **Sentences absent from the gold** are ignored by the reference: neither TP nor
+   FP. Here they are a :class:`~triplebench.errors.CoverageError` (the honest-numbers
+   policy, below) unless ``allow_partial=True``, which scores the reference's way
+   (counted in ``ignored_extractions``). Sentence ids are compared as strings
+   (``"019" != "19"``); JSON integers become their decimal string. TSV ids are taken as the reference takes them (the line is
    stripped, the field is not); ids from dicts/JSONL/sequences are stripped.
 5. **Zero division.** TP + FP = 0 gives P = 0.0; P + R = 0 gives F1 = 0.0. Recall
    always has all gold synsets of the language in its denominator, whether or not
@@ -35,7 +36,8 @@ default because each one moves a number somewhere:
 7. **Facet M**: the gold of the reference's ``minimal`` load mode (config
    ``<lang>_minimal``), per-slot matching. **Facet E**: per-slot matching against
    an entity-facet gold file in the BenchIE gold format; upstream has not
-   published BenchIE-E, so it must be given (``gold_path``).
+   published BenchIE-E, so it must be given (``gold=``). ``gold=`` also replaces
+   the built gold of the other facets (M then uses its minimal expansion).
 8. **Bad input** (defined here, the reference crashes or is silent): fewer or more
    than 4 TSV columns, tabs/newlines inside slots of dict/JSONL input and
    non-string slots are :class:`InputError`; whitespace-only slots are scored as
@@ -47,205 +49,157 @@ default because each one moves a number somewhere:
    gold is NFC): ``not_nfc`` counts extractions that NFC would change, and
    ``normalize="NFC"`` normalises predictions first. ``foreign_script`` counts
    extractions whose script does not fit the language (Han characters in EN/DE,
-   none in ZH): a hint that languages were mixed up; they are still scored.
+   none in ZH). Lone surrogates (JSON ``"\\ud800"``) are :class:`InputError`.
+
+Coverage (the honest-numbers policy): a number is printed only when it means what
+it says. ``coverage["predicted_sentences"]`` says how many predicted sentences were
+placed in the gold; ``coverage["gold_sentences"]`` how many gold sentences got
+predictions. A :class:`~triplebench.errors.CoverageError` (cause, count, a hint, the
+opt-in) is raised instead of a score when
+
+* predicted sentence ids are not in the gold (quirk 4), or sentence-keyed
+  predictions (CaRB style: ``sentence`` instead of ``sent_id``, or a CaRB-format
+  file) name sentences that are not BenchIE sentences (texts are matched by CaRB's
+  sentence key, :func:`triplebench.scoring.carb.normalize_key`; the hint is the
+  closest gold sentence);
+* fewer than half of the extractions have most of their words in their gold
+  sentence while another gold fits (:mod:`.placement`): German predictions with
+  ``language="en"``, English ones with ``"zh"``, ids shifted by one, ...
+
+``allow_partial=True`` scores anyway with the reference behaviour, adds a warning
+and marks ``partial:yes`` in the signature. Every published output is placed
+completely, so their numbers do not change.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from dataclasses import dataclass, field
-from pathlib import Path
+from os import PathLike
 from typing import Any
 
-import numpy as np
-
 from ...errors import InputError
-from ...scoring.result import ResultMixin
-from .index import RS, US, GoldIndex, hash_keys, load_index
-from .predictions import Predictions, read_predictions
+from ...metric_spec import MetricSpec
+from ...options import COMMON, Option, validate
+from ..significance import with_intervals
+from .analysis import LEGEND, bucket_scores, readable
+from .index import load_index
+from .predictions import FORMATS, read_predictions
+from .scorer import BenchieResult, Scoring
+
+__all__ = ["OPTIONS", "EVALUATE", "BenchieResult", "LEGEND", "bucket_scores", "from_evaluate", "load_index",
+           "read_predictions", "readable", "score"]
 
 LANGUAGES = ("en", "de", "zh")
 FACETS = ("default", "C", "M", "E")
-_FACET_ALIASES = {"default": "default", "": "default", "slot": "default", "c": "C", "m": "M", "e": "E",
-                  "concat": "C", "lexical": "C", "minimal": "M", "entity": "E"}
 
-__all__ = ["score", "BenchieResult", "load_index", "read_predictions", "LANGUAGES", "FACETS", "normalise_facet"]
-
-
-def normalise_facet(facet: str) -> str:
-    name = _FACET_ALIASES.get(str(facet).strip().lower() if facet not in FACETS else facet, facet)
-    if name not in FACETS:
-        raise InputError(None, None, f"unknown facet {facet!r}: expected one of {', '.join(FACETS)}", field="facet")
-    return name
-
-
-@dataclass
-class BenchieResult(ResultMixin):
-    precision: float
-    recall: float
-    f1: float
-    tp: int
-    fp: int
-    fn: int
-    language: str
-    facet: str
-    signature: str
-    extractions: int
-    ignored_unknown: int
-    duplicates: int
-    empty_slots: int
-    nary_converted: int
-    not_nfc: int
-    foreign_script: int
-    sent_ids: list[str] = field(repr=False)
-    sentence_tp: list[int] = field(repr=False)
-    sentence_fp: list[int] = field(repr=False)
-    sentence_fn: list[int] = field(repr=False)
-
-    def per_sentence(self) -> dict[str, tuple[int, int, int]]:
-        return {s: (a, b, c) for s, a, b, c in zip(self.sent_ids, self.sentence_tp, self.sentence_fp, self.sentence_fn)}
+OPTIONS: tuple[Option, ...] = (
+    Option("language", "choice", "en", "gold language", choices=LANGUAGES, flags=("--lang",)),
+    Option("facet", "choice", "default", "default (slots) | C (concatenation) | M (minimality) | E (entity; needs --gold)",
+           choices=FACETS,
+           aliases={"slot": "default", "c": "C", "m": "M", "e": "E", "concat": "C", "lexical": "C", "minimal": "M",
+                    "entity": "E"}),
+    Option("normalize", "choice", None, "Unicode-normalise predictions first [default: none, as upstream]",
+           choices=("NFC", "NFKC", "NFD", "NFKD")),
+    Option("fmt", "choice", None, "prediction file format [default: jsonl for .jsonl/.json, else benchie TSV]; "
+           "CaRB formats are keyed by sentence (EN)", choices=FORMATS, flags=("--format",)),
+    Option("errors", "bool", False, "add the slot-error analysis of the false positives (paper section 5.1)"),
+    Option("buckets", "str", None, "add P/R/F1 per sentence bucket: 'length' (<=20, 21-30, >30 tokens) or a file "
+           "sent_id<TAB>label (or a .json object)"),
+    *COMMON,
+)
 
 
-@dataclass
-class Matches:
-    """Per-extraction outcome of matching (used by the error analysis)."""
+def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **options: Any) -> BenchieResult:
+    """Score BenchIE predictions.
 
-    sent_idx: np.ndarray  # gold sentence position or -1
-    is_tp: np.ndarray
-    credit: np.ndarray  # global synset credited, -1 if none
-    covered: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
+    Parameters
+    ----------
+    predictions : path, list of records, datasets.Dataset or pyarrow.Table
+        A file in ``fmt`` or records (see :mod:`.predictions`): ``{sent_id, subject,
+        relation, object}`` (or ``arguments`` for n-ary objects), or keyed by ``sentence``.
+    gold : path or URL, optional
+        A BenchIE-format gold file instead of the built dataset (required for facet E).
+    **options
+        ``language`` (en | de | zh), ``facet`` (default | C | M | E), ``normalize``,
+        ``fmt``, ``errors``, ``buckets``, ``allow_partial``, ``bootstrap``, ``seed``,
+        ``level`` (see :data:`OPTIONS`).
 
+    Returns
+    -------
+    BenchieResult
+        Scores ``precision``, ``recall``, ``f1`` (fractions); ``details["sentences"]``
+        per-sentence TP/FP/FN; ``details["errors"]`` / ``details["buckets"]`` when asked.
 
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+    Raises
+    ------
+    InputError
+        Bad options (checked before anything is read), unreadable input, a bad record.
+    CoverageError
+        Predictions that cannot be placed in the gold (see the module docstring).
 
-
-def _count_rows(slots: list[str], n: int, bad, whole_ok) -> int:
-    """Extractions (row k = slots k, n+k, 2n+k) with a slot for which ``bad`` holds;
-    one pass over the joined text first, since the answer is nearly always 0."""
-    if whole_ok("\n".join(slots)):
-        return 0
-    return sum(1 for k in range(n) if bad(slots[k]) or bad(slots[n + k]) or bad(slots[2 * n + k]))
-
-
-def _stripped(preds: Predictions) -> tuple[list[str], list[str], list[str]]:
-    return [x.strip() for x in preds.subjects], [x.strip() for x in preds.relations], [x.strip() for x in preds.objects]
-
-
-def match(preds: Predictions, index: GoldIndex, stripped_slots: tuple | None = None) -> Matches:
-    from ...kernels.benchie import lookup, tally
-
-    pos = index.sent_pos
-    sent_idx = np.fromiter((pos.get(s, -1) for s in preds.sent_ids), dtype=np.int64, count=len(preds))
-    subj, rel, obj, sids = preds.subjects, preds.relations, preds.objects, preds.sent_ids
-    ss, sr, so = stripped_slots or _stripped(preds)
-    # Slots with no edge whitespace have raw key == stripped key: hash those once and
-    # hash separately only the rows whose raw slots differ (rare).
-    differs = [k for k, (a, b, c, x, y, z) in enumerate(zip(subj, rel, obj, ss, sr, so)) if a is not x or b is not y or c is not z]
-    if index.facet == "C":
-        hashes = hash_keys([f"{i}{US}{a} {b} {c}" for i, a, b, c in zip(sids, ss, sr, so)])
-        raw_hashes = hash_keys([f"{sids[k]}{US}{subj[k]} {rel[k]} {obj[k]}" for k in differs])
-        tp_keys, tp_vals, raw_keys, raw_vals = index.lex_keys, index.lex_vals, index.lex_keys, index.lex_vals
-    else:
-        hashes = hash_keys([f"{i}{US}{a}{US}{b}{US}{c}" for i, a, b, c in zip(sids, ss, sr, so)])
-        raw_hashes = hash_keys([f"{sids[k]}{US}{subj[k]}{US}{rel[k]}{US}{obj[k]}" for k in differs])
-        tp_keys, tp_vals, raw_keys, raw_vals = index.strip_keys, index.strip_vals, index.raw_keys, index.raw_vals
-    tp_syn = lookup(tp_keys, tp_vals, hashes)
-    if differs:
-        hashes = hashes.copy()
-        hashes[np.array(differs, dtype=np.int64)] = raw_hashes
-    raw_syn = lookup(raw_keys, raw_vals, hashes)
-    known = sent_idx >= 0
-    is_tp = (tp_syn >= 0) & known
-    last = index.synset_offsets[np.maximum(sent_idx, 0) + 1] - 1
-    credit = np.where(is_tp, np.where(raw_syn >= 0, raw_syn, last), -1)
-    covered, tp, fp, fn = tally(sent_idx, is_tp, credit, index.synset_offsets)
-    return Matches(sent_idx, is_tp, credit, covered, tp, fp, fn)
+    Examples
+    --------
+    >>> r = score([{"sent_id": "1", "subject": "He", "relation": "served as", "object": "Prime Minister"}])
+    >>> r.counts["tp"], r.counts["fp"]
+    (1, 0)
+    """
+    opts = validate(OPTIONS, options)
+    for name in ("language", "facet"):
+        if opts[name] is None:
+            raise InputError.option(name, None, "a value")
+    if opts["facet"] == "E" and gold is None:
+        raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): upstream has "
+                         "not published BenchIE-E", field="gold")
+    scoring = Scoring(opts["language"], opts["facet"], gold, opts["normalize"], opts["fmt"], opts["allow_partial"],
+                      opts["errors"], opts["buckets"])
+    result = scoring.run(predictions)
+    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 
-def score(
-    predictions: Any,
-    language: str = "en",
-    facet: str = "default",
-    *,
-    gold_path: str | Path | None = None,
-    normalize: str | None = None,
-    unknown_sentences: str = "ignore",
-    source: str | None = None,
-) -> BenchieResult:
-    """Score predictions on BenchIE ``language`` under ``facet`` (see the module docstring)."""
-    from ...signature import make_signature
+def from_evaluate(predictions: Any, references: Any, **options: Any) -> BenchieResult:
+    """The evaluate module's ``compute``: BenchIE's gold is built in, so ``references`` must be empty."""
+    if references is not None and any(r is not None for r in references):
+        raise InputError("<references>", None, "BenchIE's gold is built in (or given as gold=FILE): pass predictions "
+                         "only (no references)", field="references")
+    gold = options.pop("gold", None)
+    return score(predictions, gold=gold, **options)
 
-    if language not in LANGUAGES:
-        raise InputError(None, None, f"unknown language {language!r}: expected one of {', '.join(LANGUAGES)}", field="language")
-    facet = normalise_facet(facet)
-    if normalize not in (None, "NFC", "NFKC", "NFD", "NFKD"):
-        raise InputError(None, None, f"unknown normalisation {normalize!r}: expected NFC/NFKC/NFD/NFKD or None", field="normalize")
-    if unknown_sentences not in ("ignore", "error"):
-        raise InputError(None, None, "unknown_sentences must be 'ignore' or 'error'", field="unknown_sentences")
-    preds = read_predictions(predictions, source)
-    index = load_index(language, facet, gold_path)
 
-    if normalize:
-        norm = unicodedata.normalize
-        original = preds.subjects + preds.relations + preds.objects
-        preds.subjects = [norm(normalize, x) for x in preds.subjects]
-        preds.relations = [norm(normalize, x) for x in preds.relations]
-        preds.objects = [norm(normalize, x) for x in preds.objects]
-        preds.sent_ids = [norm(normalize, x) for x in preds.sent_ids]
-    else:
-        original = preds.subjects + preds.relations + preds.objects
-    not_nfc = _count_rows(original, len(preds), lambda t: not unicodedata.is_normalized("NFC", t),
-                          lambda whole: unicodedata.is_normalized("NFC", whole))
-    has_han = _count_rows(original, len(preds), lambda t: _HAN.search(t) is not None, lambda whole: _HAN.search(whole) is None)
-    foreign = len(preds) - has_han if language == "zh" else has_han
+def _features() -> Any:
+    import datasets
 
-    stripped = _stripped(preds)
-    m = match(preds, index, stripped)
-    unknown = int((m.sent_idx < 0).sum())
-    if unknown and unknown_sentences == "error":
-        first = int(np.flatnonzero(m.sent_idx < 0)[0])
-        raise InputError(preds.source, preds.lines[first], f"sentence id {preds.sent_ids[first]!r} is not in the {language} gold", field="sent_id")
-    ss, sr, so = stripped
-    duplicates = len(preds) - len(set(zip(preds.sent_ids, ss, sr, so)))
-    empty = sum(1 for a, b, c in zip(ss, sr, so) if not (a and b and c))
+    return datasets.Features({"predictions": {
+        "sent_id": datasets.Value("string"), "subject": datasets.Value("string"),
+        "relation": datasets.Value("string"), "object": datasets.Value("string"),
+    }})
 
-    tp, fp = int(m.tp.sum()), int(m.fp.sum())
-    fn = int(m.fn.sum())
-    precision = 0.0 if tp + fp == 0 else tp / (tp + fp)
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 0.0 if precision + recall == 0 else 2 * (precision * recall) / (precision + recall)
-    sig = make_signature(
-        "benchie",
-        lang=language,
-        facet=facet,
-        match="lexical" if facet == "C" else "slot",
-        gold=index.gold if facet != "E" else f"{index.gold}@{index.digest[:12]}",
-        norm=normalize or "none",
-        unknown=unknown_sentences,
-    )
-    return BenchieResult(
-        precision=precision,
-        recall=recall,
-        f1=f1,
-        tp=tp,
-        fp=fp,
-        fn=fn,
-        language=language,
-        facet=facet,
-        signature=sig,
-        extractions=len(preds),
-        ignored_unknown=unknown,
-        duplicates=duplicates,
-        empty_slots=empty,
-        nary_converted=preds.nary_converted,
-        not_nfc=not_nfc,
-        foreign_script=foreign,
-        sent_ids=index.sent_ids,
-        sentence_tp=m.tp.tolist(),
-        sentence_fp=m.fp.tolist(),
-        sentence_fn=m.fn.tolist(),
-    )
+
+EVALUATE = MetricSpec(
+    description=(
+        "BenchIE (EN/DE/ZH) scores Open IE triples against fact synsets: an extraction is correct iff it exactly "
+        "matches a surface realisation of a gold fact synset of its sentence; each synset counts once. Facets: "
+        "default (slots), C (concatenation), M (minimality), E (entity; gold supplied by the user). "
+        "Reference-exact: reproduces gkiril/benchie src/scores.py digit for digit."
+    ),
+    citation="""\
+@inproceedings{gashteovski-etal-2022-benchie,
+  title = {{BenchIE}: A Framework for Multi-Faceted Fact-Based Open Information Extraction Evaluation},
+  author = {Gashteovski, Kiril and Yu, Mingying and Kotnis, Bhushan and Lawrence, Carolin and Niepert, Mathias and Glava{\\v{s}}, Goran},
+  booktitle = {Proceedings of ACL 2022 (Volume 1: Long Papers)},
+  year = {2022},
+  pages = {4472--4490}
+}
+""",
+    inputs="""
+Args:
+    predictions: list of extractions, each a dict with sent_id, subject, relation, object (str).
+        Give every extraction of the whole set: recall divides by all gold synsets.
+    facet, normalize, errors, buckets, gold, allow_partial, bootstrap, seed, level: the scorer's options
+        (the config name sets the language: en, de, zh).
+Returns:
+    Result.to_dict(): scores (precision, recall, f1 as fractions), counts (tp, fp, fn, ...), coverage,
+    warnings, details (per-sentence counts; error analysis / buckets when asked), intervals, signature.
+""",
+    reference_urls=("https://github.com/gkiril/benchie", "https://aclanthology.org/2022.acl-long.307/"),
+    features=_features,
+    config_option="language",
+)

@@ -11,9 +11,13 @@
   that by the false positives and ``slot_error_share`` by the sum over slots.
   The gold is the facet's slot gold (default, M or E); facet C has no slots, so
   its false positives are analysed against the default-facet realisations.
+  Buckets are named readably (``"S✓ R✓ O✗"``: subject and relation right, object
+  wrong; :data:`LEGEND`); the report files keep the paper's ``"(1, 1, 0)"``
+  (:func:`bucket_name`).
 * :func:`bucket_scores`: P/R/F1 per bucket of any per-sentence labelling;
   ``"length"`` is built in (<=20, 21-30, >30 space-separated tokens; the paper
-  reports 120/113/67 EN sentences with its own tokenizer, we get 123/112/65).
+  reports 120/113/67 EN sentences with its own tokenizer, we get 123/112/65), or a
+  label file (:func:`load_labels`).
 """
 
 from __future__ import annotations
@@ -21,23 +25,43 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
 from ...errors import InputError
-from ...scoring.result import ResultMixin
+
+if TYPE_CHECKING:
+    from .index import GoldIndex
+    from .predictions import Predictions
+    from .scorer import Matches
 
 PATTERNS = [(s, r, o) for s in (0, 1) for r in (0, 1) for o in (0, 1)][:-1]  # (1,1,1) is a true positive
 SLOT_NAMES = ("subject", "relation", "object")
+LEGEND = ("S/R/O = subject/relation/object compared with the closest gold triple of the sentence; "
+          "✓ = slot right, ✗ = slot wrong")
 
 
 def bucket_name(pattern: tuple[int, int, int]) -> str:
+    """The paper's name of a bucket: ``(1, 1, 0)`` (1 = slot right)."""
     return "({}, {}, {})".format(*pattern)
+
+
+def readable(pattern: tuple[int, int, int]) -> str:
+    """A bucket's readable name (see :data:`LEGEND`).
+
+    Examples
+    --------
+    >>> readable((1, 1, 0))
+    'S✓ R✓ O✗'
+    """
+    return " ".join(f"{letter}{'✓' if flag else '✗'}" for letter, flag in zip("SRO", pattern))
 
 
 @dataclass
 class GoldSlots:
+    """Slot ids of every gold realisation, CSR by sentence (for the closest-triple search)."""
+
     sent_ids: list[str]
     offsets: np.ndarray  # realisations per sentence, CSR
     slots: np.ndarray  # (n, 3) int64 ids of stripped slot strings
@@ -57,14 +81,14 @@ def _gold_slots_from_rows(sent_ids: list[str], per_sentence: list[int], rows: li
 
 
 @lru_cache(maxsize=16)
-def _gold_slots(language: str, facet: str, gold_path: str | None) -> GoldSlots:
-    if facet == "E":
+def _gold_slots(language: str, facet: str, gold: Path | None) -> GoldSlots:
+    if gold is not None:
         from ...formats.benchie import expand_synset, read_gold
 
-        doc = read_gold(gold_path)  # type: ignore[arg-type]
+        doc = read_gold(gold)
         rows, per = [], []
         for s in doc.sentences:
-            got = [t for syn in s.synsets for t in expand_synset(syn)]
+            got = [t for syn in s.synsets for t in expand_synset(syn, minimal=facet == "M")]
             rows.extend(got)
             per.append(len(got))
         return _gold_slots_from_rows([s.sent_id for s in doc.sentences], per, rows)
@@ -87,94 +111,116 @@ def _gold_slots(language: str, facet: str, gold_path: str | None) -> GoldSlots:
 
 @dataclass
 class FalsePositive:
+    """One false positive and its closest gold triples.
+
+    Attributes
+    ----------
+    sent_id : str
+    line : int
+        Line or record number in the predictions.
+    subject, relation, object : str
+    buckets : list of str
+        Its (readable) buckets.
+    closest : list of list of str
+        Up to 5 closest gold triples.
+    """
+
     sent_id: str
     line: int
     subject: str
     relation: str
     object: str
     buckets: list[str]
-    closest: list[list[str]]  # up to 5 closest gold triples
+    closest: list[list[str]]
 
 
 @dataclass
-class SlotErrors(ResultMixin):
-    language: str
-    facet: str
+class SlotErrors:
+    """The slot-error analysis of one system's false positives.
+
+    Attributes
+    ----------
+    false_positives : int
+    buckets : dict of tuple to int
+        Pattern ``(s, r, o)`` (1 = slot right) -> false positives in that bucket.
+    slot_errors, slot_error_rate, slot_error_share : dict of str to float
+        Per slot: summed error mass, divided by the false positives, divided by the sum over slots.
+    items : list of FalsePositive
+    """
+
     false_positives: int
-    buckets: dict[str, int]
+    buckets: dict[tuple[int, int, int], int]
     slot_errors: dict[str, float]
     slot_error_rate: dict[str, float]
     slot_error_share: dict[str, float]
-    details: list[FalsePositive] = field(default_factory=list, repr=False)
+    items: list[FalsePositive] = field(default_factory=list, repr=False)
+
+    def to_details(self) -> dict[str, Any]:
+        """The ``details["errors"]`` entry of a result: readable bucket names and the legend."""
+        return {
+            "false_positives": self.false_positives,
+            "legend": LEGEND,
+            "buckets": {readable(p): n for p, n in self.buckets.items()},
+            "slot_errors": self.slot_errors,
+            "slot_error_rate": self.slot_error_rate,
+            "slot_error_share": self.slot_error_share,
+            "items": [vars(fp) for fp in self.items],
+        }
 
 
-def slot_errors(
-    predictions: Any,
-    language: str = "en",
-    facet: str = "default",
-    *,
-    gold_path: str | Path | None = None,
-    details: bool = False,
-    normalize: str | None = None,
-) -> SlotErrors:
-    """The error buckets and per-slot errors of the false positives (see the module docstring)."""
+def slot_errors(preds: "Predictions", index: "GoldIndex", m: "Matches", language: str, facet: str,
+                gold: Path | None) -> SlotErrors:
+    """The error buckets and per-slot errors of the false positives of one matched system.
+
+    Parameters
+    ----------
+    preds, index, m
+        The predictions, the gold index and their matches (:mod:`.scorer`).
+    language, facet : str
+        The gold; facet C is analysed against the default-facet slots.
+    gold : Path or None
+        A BenchIE-format gold file instead of the built dataset.
+
+    Returns
+    -------
+    SlotErrors
+    """
     from ...kernels.benchie import slot_errors as kernel
-    from . import load_index, match, normalise_facet, read_predictions
 
-    facet = normalise_facet(facet)
-    preds = read_predictions(predictions)
-    if normalize:
-        import unicodedata
-
-        for name in ("subjects", "relations", "objects", "sent_ids"):
-            setattr(preds, name, [unicodedata.normalize(normalize, x) for x in getattr(preds, name)])
-    index = load_index(language, facet, gold_path)
-    m = match(preds, index)
     fp_rows = np.flatnonzero((m.sent_idx >= 0) & ~m.is_tp)
-    from .index import resolve_gold
-
-    gold = _gold_slots(language, "default" if facet == "C" else facet, str(resolve_gold(gold_path)) if gold_path else None)
-    pos = {s: k for k, s in enumerate(gold.sent_ids)}
+    slots = _gold_slots(language, "default" if facet == "C" else facet, gold)
+    pos = {s: k for k, s in enumerate(slots.sent_ids)}
     fp_sent = np.array([pos[preds.sent_ids[i]] for i in fp_rows], dtype=np.int64)
     fp_slots = np.array(
-        [[gold.vocab.get(x[i].strip(), -1) for x in (preds.subjects, preds.relations, preds.objects)] for i in fp_rows],
+        [[slots.vocab.get(x[i].strip(), -1) for x in (preds.subjects, preds.relations, preds.objects)] for i in fp_rows],
         dtype=np.int64,
     ).reshape(-1, 3)
-    masks = kernel(fp_sent, fp_slots, gold.offsets, gold.slots)
-    buckets = {bucket_name(p): 0 for p in PATTERNS}
+    masks = kernel(fp_sent, fp_slots, slots.offsets, slots.slots).tolist()
+    buckets = {p: 0 for p in PATTERNS}
     slot_mass = np.zeros(3)
-    for mask in masks.tolist():
+    items = []
+    for row, s, ids, mask in zip(fp_rows.tolist(), fp_sent.tolist(), fp_slots, masks):
         pats = [p for k, p in enumerate(PATTERNS) if mask >> k & 1]  # bit k = pattern s*4 + r*2 + o
         for p in pats:
-            buckets[bucket_name(p)] += 1
-        if pats:
-            for p in pats:
-                slot_mass += (1 - np.array(p)) / len(pats)
+            buckets[p] += 1
+            slot_mass += (1 - np.array(p)) / len(pats)
+        lo, hi = int(slots.offsets[s]), int(slots.offsets[s + 1])
+        cand = slots.slots[lo:hi]
+        hits = ((cand == ids) & (ids >= 0)).sum(axis=1) if hi > lo else np.zeros(0, dtype=np.int64)
+        best = np.flatnonzero(hits == hits.max())[:5] if len(hits) else []
+        items.append(FalsePositive(preds.sent_ids[row], preds.lines[row], preds.subjects[row], preds.relations[row],
+                                   preds.objects[row], [readable(p) for p in pats],
+                                   [[slots.strings[j] for j in cand[b]] for b in best]))
     n_fp = len(fp_rows)
     total = float(slot_mass.sum())
-    result = SlotErrors(
-        language=language,
-        facet=facet,
+    return SlotErrors(
         false_positives=n_fp,
         buckets=buckets,
         slot_errors={n: float(v) for n, v in zip(SLOT_NAMES, slot_mass)},
         slot_error_rate={n: (float(v) / n_fp if n_fp else 0.0) for n, v in zip(SLOT_NAMES, slot_mass)},
         slot_error_share={n: (float(v) / total if total else 0.0) for n, v in zip(SLOT_NAMES, slot_mass)},
+        items=items,
     )
-    if details:
-        for row, s, ids, mask in zip(fp_rows.tolist(), fp_sent.tolist(), fp_slots, masks.tolist()):
-            lo, hi = int(gold.offsets[s]), int(gold.offsets[s + 1])
-            cand = gold.slots[lo:hi]
-            hits = ((cand == ids) & (ids >= 0)).sum(axis=1) if hi > lo else np.zeros(0, dtype=np.int64)
-            best = np.flatnonzero(hits == hits.max())[:5] if len(hits) else []
-            result.details.append(
-                FalsePositive(
-                    preds.sent_ids[row], preds.lines[row], preds.subjects[row], preds.relations[row], preds.objects[row],
-                    [bucket_name(p) for k, p in enumerate(PATTERNS) if mask >> k & 1],
-                    [[gold.strings[j] for j in cand[b]] for b in best],
-                )
-            )
-    return result
 
 
 # -------------------------------------------------------------------------- buckets
@@ -183,48 +229,94 @@ LENGTH_BUCKETS = ("<=20", "21-30", ">30")
 
 
 def length_label(n_tokens: int) -> str:
+    """The length bucket of a sentence of ``n_tokens`` tokens."""
     return "<=20" if n_tokens <= 20 else ("21-30" if n_tokens <= 30 else ">30")
 
 
 @lru_cache(maxsize=4)
 def sentence_lengths(language: str) -> dict[str, int]:
+    """sent_id -> whitespace tokens of the built ``language`` gold."""
     from ...data import load_table
 
     table = load_table("benchie", language, "test")
     return dict(zip(table.column("sent_id").to_pylist(), table.column("n_tokens").to_pylist()))
 
 
-def bucket_scores(result: Any, labels: str | Mapping[str, str] | Callable[[str], str] = "length") -> dict[str, dict]:
-    """P/R/F1 per bucket of sentences, from a :class:`BenchieResult`'s per-sentence counts.
+def load_labels(spec: str, language: str) -> dict[str, str]:
+    """Sentence labels for :func:`bucket_scores`.
 
-    ``labels``: ``"length"`` (built in), a mapping sent_id -> label (every gold
-    sentence must have one), or a function of the sent_id.
+    Parameters
+    ----------
+    spec : str
+        ``"length"`` (built in), or a file: JSON object sent_id -> label (``.json``),
+        else ``sent_id<TAB>label`` lines.
+    language : str
+        The gold language (for ``"length"``).
+
+    Raises
+    ------
+    InputError
+        An unreadable file (directory, FIFO, ...) or a bad line, naming file and line.
     """
-    if isinstance(labels, str):
-        if labels != "length":
-            raise InputError(None, None, f"unknown built-in bucketing {labels!r}: expected 'length' or a mapping", field="buckets")
-        lengths = sentence_lengths(result.language)
-        label_of: Callable[[str], str] = lambda sid: length_label(lengths[sid])  # noqa: E731
-        order = list(LENGTH_BUCKETS)
-    elif callable(labels):
-        label_of, order = labels, []
+    from ...formats.benchie import read_text_lines
+    from ...formats.text import parse_json
+    from ...io import input_file
+
+    if spec == "length":
+        return {sid: length_label(n) for sid, n in sentence_lengths(language).items()}
+    path = input_file(spec, "bucket label file")
+    lines = read_text_lines(path)
+    if path.suffix.lower() == ".json":
+        data = parse_json("\n".join(lines), str(path))
+        if not isinstance(data, dict):
+            raise InputError(path, 1, "expected an object sent_id -> label", field="buckets")
+        return {str(k): str(v) for k, v in data.items()}
+    out = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        parts = line.rstrip("\r\n").split("\t")
+        if len(parts) != 2:
+            raise InputError(path, number, f"expected 'sent_id<TAB>label', got {len(parts)} column(s)", field="buckets")
+        out[parts[0].strip()] = parts[1].strip()
+    return out
+
+
+def bucket_scores(result: Any, labels: Mapping[str, str] | Callable[[str], str]) -> dict[str, dict]:
+    """P/R/F1 per bucket of gold sentences, from a BenchIE result's per-sentence counts.
+
+    Parameters
+    ----------
+    result : BenchieResult
+        A scored result.
+    labels : mapping or callable
+        sent_id -> label (every gold sentence needs one), or a function of the sent_id.
+
+    Returns
+    -------
+    dict
+        label -> ``{sentences, tp, fp, fn, precision, recall, f1}`` (length buckets in
+        their natural order, other labels sorted).
+    """
+    from .scorer import prf
+
+    sentences = result.details["sentences"]
+    if callable(labels):
+        label_of = labels
     else:
-        missing = [s for s in result.sent_ids if s not in labels]
+        missing = [s for s in sentences["sent_id"] if s not in labels]
         if missing:
-            raise InputError(None, None, f"{len(missing)} gold sentences have no bucket label (first: {missing[0]!r})", field="buckets")
-        label_of, order = labels.__getitem__, []
+            raise InputError(None, None, f"{len(missing)} gold sentences have no bucket label (first: {missing[0]!r})",
+                             field="buckets")
+        label_of = labels.__getitem__
     out: dict[str, dict] = {}
-    for sid, tp, fp, fn in zip(result.sent_ids, result.sentence_tp, result.sentence_fp, result.sentence_fn):
-        label = str(label_of(sid))
-        b = out.setdefault(label, {"sentences": 0, "tp": 0, "fp": 0, "fn": 0})
+    for sid, tp, fp, fn in zip(sentences["sent_id"], sentences["tp"], sentences["fp"], sentences["fn"]):
+        b = out.setdefault(str(label_of(sid)), {"sentences": 0, "tp": 0, "fp": 0, "fn": 0})
         b["sentences"] += 1
         b["tp"] += tp
         b["fp"] += fp
         b["fn"] += fn
     for b in out.values():
-        tp, fp, fn = b["tp"], b["fp"], b["fn"]
-        p = tp / (tp + fp) if tp + fp else 0.0
-        r = tp / (tp + fn) if tp + fn else 0.0
-        b.update(precision=p, recall=r, f1=2 * (p * r) / (p + r) if p + r else 0.0)
-    keys = [k for k in order if k in out] + sorted(k for k in out if k not in order)
+        b["precision"], b["recall"], b["f1"] = prf(b["tp"], b["fp"], b["fn"])
+    keys = [k for k in LENGTH_BUCKETS if k in out] + sorted(k for k in out if k not in LENGTH_BUCKETS)
     return {k: out[k] for k in keys}

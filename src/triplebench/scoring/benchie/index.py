@@ -12,31 +12,58 @@ three comparisons of the reference scorer:
 * ``lex``: stripped slots joined by one space (facet C, both questions).
 
 Built from the parquet written by ``triplebench build benchie`` (``<lang>_expanded``
-or ``<lang>_minimal``), or from a BenchIE-format gold file (facet E). Indexes are
-kept in memory and in ``$TRIPLEBENCH_CACHE`` (default ``~/.cache/triplebench``) as
-``.npz`` keyed by the sha256 of their source, so a fresh process gets one with a
-single ``np.load``.
+or ``<lang>_minimal``), or from a BenchIE-format gold file (``gold=``; required for
+facet E). Indexes are kept in memory and in ``$TRIPLEBENCH_CACHE`` (default
+``~/.cache/triplebench``) as ``.npz`` named by the sha256 of their source, so a fresh
+process gets one with a single ``np.load``.
+
+A cache file is never trusted on its name: it must prove it is the index of *this*
+gold. It stores the sha256 of the source it was built from, the index version, the
+language/facet/gold names, the shapes and a CRC-32 of every array; anything that does
+not check out (a truncated or foreign file, ``BadZipFile``, ``EOFError``, wrong shapes,
+shuffled or unsorted keys, a checksum mismatch) is rebuilt from the gold and the
+cache rewritten atomically (:mod:`triplebench.io`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import InputError, TripleBenchError
+from ...io import atomic_open, atomic_write, input_file
 from ...paths import cache_dir
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 US, RS = "\x1f", "\x1e"  # unit / record separators: never inside BenchIE text (checked)
 
 
 @dataclass
 class GoldIndex:
+    """Hash tables of one expanded gold (see the module docstring).
+
+    Attributes
+    ----------
+    language, facet : str
+        What the index serves.
+    gold : str
+        What the gold is: ``<lang>_expanded``, ``<lang>_minimal`` or ``file:<name>``.
+    digest : str
+        sha256 of the gold source (parquet or file).
+    sent_ids : list of str
+        Gold sentences in file order.
+    synset_offsets : ndarray of int64
+        CSR offsets of the global synset numbers per sentence.
+    strip_keys, strip_vals, raw_keys, raw_vals, lex_keys, lex_vals : ndarray
+        Sorted unique key hashes and the first synset holding each key.
+    """
+
     language: str
     facet: str
     gold: str  # what the gold is: "<lang>_expanded", "<lang>_minimal" or "E:<file>"
@@ -55,6 +82,7 @@ class GoldIndex:
 
     @property
     def n_synsets(self) -> int:
+        """Synsets of the whole gold."""
         return int(self.synset_offsets[-1])
 
 
@@ -87,7 +115,23 @@ def build_index(
     synsets_per_sentence: list[int],
     realisations: list[tuple[int, str, str, str]],
 ) -> GoldIndex:
-    """``realisations``: (global synset number, subject, relation, object), raw slots."""
+    """The index of one gold.
+
+    Parameters
+    ----------
+    language, facet, gold, digest : str
+        See :class:`GoldIndex`.
+    sent_ids : list of str
+        Gold sentences in order.
+    synsets_per_sentence : list of int
+        Synsets of each sentence.
+    realisations : list of tuple
+        ``(global synset number, subject, relation, object)``, raw slots.
+
+    Returns
+    -------
+    GoldIndex
+    """
     offsets = np.zeros(len(sent_ids) + 1, dtype=np.int64)
     np.cumsum(synsets_per_sentence, out=offsets[1:])
     synset_sentence = np.repeat(np.arange(len(sent_ids)), synsets_per_sentence)
@@ -114,45 +158,44 @@ def build_index(
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
-    from ...data import parquet_path
+    import pyarrow.compute as pc
+
+    from ...data import load_table, parquet_path
 
     path = parquet_path("benchie", config, "test")
     digest = _sha256(path) if path.is_file() else ""
     cached = _cache_load(digest, language, facet, config)
     if cached is not None:
         return cached
-    import pyarrow.compute as pc
-
-    from ...data import load_table
-
     table = load_table("benchie", config, "test")
     sent_ids = table.column("sent_id").to_pylist()
     synsets = table.column("synsets").combine_chunks()
     per_sentence = pc.list_value_length(synsets).to_numpy(zero_copy_only=False).astype(np.int64).tolist()
-    inner = synsets.flatten()
-    reals = inner.field("realisations")
+    reals = synsets.flatten().field("realisations")
     counts = pc.list_value_length(reals).to_numpy(zero_copy_only=False).astype(np.int64)
     flat = reals.flatten()
     synset_of = np.repeat(np.arange(len(counts), dtype=np.int64), counts).tolist()
-    rows = list(zip(synset_of, flat.field("subject").to_pylist(), flat.field("relation").to_pylist(), flat.field("object").to_pylist()))
+    rows = list(zip(synset_of, flat.field("subject").to_pylist(), flat.field("relation").to_pylist(),
+                    flat.field("object").to_pylist()))
     index = build_index(language, facet, config, digest, sent_ids, per_sentence, rows)
-    _cache_store(index, config)
+    _cache_store(index)
     return index
 
 
-def _from_gold_file(language: str, path: str | Path) -> GoldIndex:
+def _from_gold_file(language: str, facet: str, path: Path) -> GoldIndex:
     from ...formats.benchie import expand_synset, read_gold
 
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(str(path), None, "entity-facet (E) gold file not found: give a BenchIE-format gold file")
     digest = _sha256(path)
-    gold = f"E:{path.name}"
-    cached = _cache_load(digest, language, "E", gold)
+    gold = f"file:{path.name}"
+    cached = _cache_load(digest, language, facet, gold)
     if cached is not None:
         return cached
     doc = read_gold(path)
@@ -162,106 +205,142 @@ def _from_gold_file(language: str, path: str | Path) -> GoldIndex:
         sent_ids.append(sentence.sent_id)
         per_sentence.append(len(sentence.synsets))
         for synset in sentence.synsets:
-            rows.extend((g, a, b, c) for a, b, c in expand_synset(synset))
+            rows.extend((g, a, b, c) for a, b, c in expand_synset(synset, minimal=facet == "M"))
             g += 1
-    index = build_index(language, "E", gold, digest, sent_ids, per_sentence, rows)
-    _cache_store(index, gold)
+    index = build_index(language, facet, gold, digest, sent_ids, per_sentence, rows)
+    _cache_store(index)
     return index
 
 
 _MEMORY: dict[tuple, GoldIndex] = {}
 
 
-def resolve_gold(gold: str | Path) -> Path:
-    """A local path for an E-facet gold given by path or by URL (http, https, file).
+def resolve_gold(gold: str | os.PathLike[str]) -> Path:
+    """A local, readable gold file for ``gold`` given by path or by URL (http, https, file).
 
-    A URL is downloaded once into the cache directory (written to a temporary
-    file, then renamed); the index is then keyed by the file's sha256 as usual.
+    A URL is downloaded once into the cache directory (written atomically); the
+    index is then keyed by the file's sha256 as usual.
+
+    Raises
+    ------
+    InputError
+        A missing path, a directory, FIFO or symlink loop, or a failed download.
     """
     text = str(gold)
     if not text.startswith(("http://", "https://", "file://")):
-        return Path(gold)
+        return input_file(gold, "BenchIE gold file")
     import urllib.error
     import urllib.request
 
     target = cache_dir() / "benchie" / f"gold-{hashlib.sha256(text.encode()).hexdigest()[:20]}.txt"
     if target.is_file():
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
         with urllib.request.urlopen(text, timeout=60) as response:  # noqa: S310 (user-given URL)
             data = response.read()
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise InputError(text, None, f"cannot download the entity-facet gold: {exc}", field="gold_path") from None
-    fd, tmp = tempfile.mkstemp(prefix=".gold-", dir=target.parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(tmp, target)
+        raise InputError(text, None, f"cannot download the gold: {exc}", field="gold") from None
+    atomic_write(target, data)
     return target
 
 
-def load_index(language: str, facet: str, gold_path: str | Path | None = None) -> GoldIndex:
-    """The index of (language, facet); facet E needs ``gold_path`` (a BenchIE-format file)."""
-    if facet == "E":
-        if gold_path is None:
-            raise InputError(
-                None, None, "facet E needs an entity-facet gold file (gold_path=...): upstream has not published BenchIE-E", field="gold_path"
-            )
-        gold_path = resolve_gold(gold_path)
-        key: tuple = (language, facet, str(gold_path.resolve()), gold_path.stat().st_mtime_ns if gold_path.exists() else 0)
+def load_index(language: str, facet: str, gold: str | os.PathLike[str] | None = None) -> GoldIndex:
+    """The index of (``language``, ``facet``), from the built dataset or a BenchIE-format ``gold`` file.
+
+    Raises
+    ------
+    InputError
+        Facet E without ``gold`` (upstream has not published BenchIE-E), or a bad ``gold`` path.
+    """
+    if gold is None:
+        if facet == "E":
+            raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): "
+                             "upstream has not published BenchIE-E", field="gold")
+        key: tuple = (language, facet)
     else:
-        key = (language, facet)
+        gold = resolve_gold(gold)
+        stat = gold.stat()
+        key = (language, facet, str(gold.resolve()), stat.st_mtime_ns, stat.st_size)
     found = _MEMORY.get(key)
     if found is None:
-        if facet == "E":
-            found = _from_gold_file(language, gold_path)  # type: ignore[arg-type]
+        if gold is not None:
+            found = _from_gold_file(language, facet, gold)
         else:
-            config = f"{language}_minimal" if facet == "M" else f"{language}_expanded"
-            found = _from_parquet(language, facet, config)
+            found = _from_parquet(language, facet, f"{language}_minimal" if facet == "M" else f"{language}_expanded")
         _MEMORY[key] = found
     return found
 
 
 def clear_memory() -> None:
+    """Forget the indexes held in memory (the disk cache stays)."""
     _MEMORY.clear()
 
 
 # --------------------------------------------------------------------------- cache
 
 
-def _cache_path(digest: str, gold: str) -> Path:
+def cache_path(digest: str, gold: str, facet: str) -> Path:
+    """Where the index of ``gold`` (sha256 ``digest``) under ``facet`` is cached."""
     safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in gold)
-    return cache_dir() / "benchie" / f"{safe}-{digest[:20]}-v{INDEX_VERSION}.npz"
+    return cache_dir() / "benchie" / f"{safe}-{facet}-{digest[:20]}-v{INDEX_VERSION}.npz"
 
 
 _ARRAYS = ("synset_offsets", "strip_keys", "strip_vals", "raw_keys", "raw_vals", "lex_keys", "lex_vals")
 
 
+def _checksum(arrays: dict[str, np.ndarray]) -> int:
+    crc = 0
+    for name in ("sent_ids", *_ARRAYS):
+        crc = zlib.crc32(np.ascontiguousarray(arrays[name]).tobytes(), crc)
+    return crc
+
+
 def _cache_load(digest: str, language: str, facet: str, gold: str) -> GoldIndex | None:
+    """The cached index, or ``None`` when it is absent or does not prove it is this gold's."""
     if not digest or os.environ.get("TRIPLEBENCH_NO_CACHE"):
         return None
-    path = _cache_path(digest, gold)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in _ARRAYS}
-            sent_ids = data["sent_ids"].tolist()
-    except (OSError, KeyError, ValueError):
+        with np.load(cache_path(digest, gold, facet), allow_pickle=False) as data:
+            arrays = {name: data[name] for name in ("sent_ids", *_ARRAYS)}
+            meta = json.loads(str(data["meta"]))
+        if not _verified(arrays, meta, digest, language, facet, gold):
+            return None
+    except Exception:  # noqa: BLE001 - any unreadable cache (BadZipFile, EOFError, zlib, ...) is rebuilt
         return None
+    sent_ids = arrays.pop("sent_ids").tolist()
     return GoldIndex(language, facet, gold, digest, sent_ids, **arrays)
 
 
-def _cache_store(index: GoldIndex, gold: str) -> None:
+def _verified(arrays: dict[str, np.ndarray], meta: dict, digest: str, language: str, facet: str, gold: str) -> bool:
+    """Does the cache prove it is the index of this gold? (source hash, names, shapes, checksum, sortedness)"""
+    expected = {"version": INDEX_VERSION, "digest": digest, "language": language, "facet": facet, "gold": gold}
+    if any(meta.get(k) != v for k, v in expected.items()):
+        return False
+    shapes = {name: list(a.shape) for name, a in arrays.items()}
+    if shapes != meta.get("shapes") or meta.get("crc32") != _checksum(arrays):
+        return False
+    offsets = arrays["synset_offsets"]
+    if offsets.dtype != np.int64 or len(offsets) != len(arrays["sent_ids"]) + 1 or offsets[0] != 0 \
+            or np.any(np.diff(offsets) < 0):
+        return False
+    for table in ("strip", "raw", "lex"):
+        keys, vals = arrays[f"{table}_keys"], arrays[f"{table}_vals"]
+        if keys.dtype != np.uint64 or vals.dtype != np.int64 or keys.shape != vals.shape or np.any(keys[1:] <= keys[:-1]):
+            return False
+        if len(vals) and (vals.min() < 0 or vals.max() >= offsets[-1]):
+            return False
+    return True
+
+
+def _cache_store(index: GoldIndex) -> None:
+    """Write the index to the cache atomically; a read-only cache is not an error (it stays in memory)."""
     if not index.digest or os.environ.get("TRIPLEBENCH_NO_CACHE"):
         return
-    path = _cache_path(index.digest, gold)
+    arrays = {"sent_ids": np.array(index.sent_ids, dtype=str), **{n: getattr(index, n) for n in _ARRAYS}}
+    meta = {"version": INDEX_VERSION, "digest": index.digest, "language": index.language, "facet": index.facet,
+            "gold": index.gold, "shapes": {n: list(a.shape) for n, a in arrays.items()}, "crc32": _checksum(arrays)}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".idx-", suffix=".npz", dir=path.parent)
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, sent_ids=np.array(index.sent_ids, dtype=str), **{n: getattr(index, n) for n in _ARRAYS})
-        os.replace(tmp, path)
-    except OSError:  # a read-only cache is not an error: the index stays in memory
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+        with atomic_open(cache_path(index.digest, index.gold, index.facet), "wb") as handle:
+            np.savez(handle, meta=np.array(json.dumps(meta)), **arrays)
+    except OSError:
+        pass

@@ -1,0 +1,291 @@
+"""The BenchIE scoring pass: predictions placed, matched against the gold index, counted."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...errors import CoverageError
+from ..result import Coverage, Result
+from ..significance import SummedUnits
+from . import placement
+from .index import US, GoldIndex, hash_keys, load_index, resolve_gold
+from .predictions import Predictions, read_predictions
+
+BENCHMARK = "benchie"
+METRICS = ("precision", "recall", "f1")
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+class BenchieResult(Result):
+    """A BenchIE :class:`~triplebench.scoring.result.Result` with per-sentence access and the error analysis in its table."""
+
+    def per_sentence(self) -> dict[str, tuple[int, int, int]]:
+        """sent_id -> (TP, FP, FN) of every gold sentence."""
+        s = self.details["sentences"]
+        return {i: (a, b, c) for i, a, b, c in zip(s["sent_id"], s["tp"], s["fp"], s["fn"])}
+
+    def _format_extra(self) -> list[str]:
+        lines = [f"TP {self.counts['tp']:,}  FP {self.counts['fp']:,}  FN {self.counts['fn']:,}"]
+        errors = self.details.get("errors")
+        if errors:
+            lines.append(f"slot errors of {errors['false_positives']:,} false positives "
+                         "(closest gold triples; ties count in every bucket):")
+            lines.extend(f"  {name:<12}{count:>6}" for name, count in errors["buckets"].items())
+            lines.append(f"  legend: {errors['legend']}")
+            lines.append("  per slot (share of slot errors): "
+                         + ", ".join(f"{k} {v:.2f}" for k, v in errors["slot_error_share"].items()))
+        buckets = self.details.get("buckets")
+        if buckets:
+            lines.append(f"{'bucket':<12}{'sents':>6}{'TP':>6}{'FP':>6}{'FN':>6}{'P':>7}{'R':>7}{'F1':>7}")
+            lines.extend(f"{name:<12}{b['sentences']:>6}{b['tp']:>6}{b['fp']:>6}{b['fn']:>6}"
+                         f"{b['precision']:>7.2f}{b['recall']:>7.2f}{b['f1']:>7.2f}" for name, b in buckets.items())
+        return lines
+
+
+def prf(tp: Any, fp: Any, fn: Any) -> tuple[Any, Any, Any]:
+    """Precision, recall, F1 as the reference computes them (0 on a zero denominator).
+
+    Works on Python numbers and, element-wise, on float arrays (for the bootstrap).
+    """
+    if isinstance(tp, np.ndarray):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
+            r = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+            return p, r, np.where(p + r > 0, 2 * (p * r) / (p + r), 0.0)
+    p = 0.0 if tp + fp == 0 else tp / (tp + fp)
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return p, r, (0.0 if p + r == 0 else 2 * (p * r) / (p + r))
+
+
+def _finish(sums: np.ndarray) -> np.ndarray:
+    return np.stack(prf(sums[:, 0], sums[:, 1], sums[:, 2]), axis=1)
+
+
+@dataclass
+class Matches:
+    """Per-extraction outcome of matching (also what the error analysis reads).
+
+    Attributes
+    ----------
+    sent_idx : ndarray
+        Gold sentence position per extraction, -1 when not in the gold.
+    is_tp : ndarray of bool
+        The extraction matches a gold realisation of its sentence.
+    credit : ndarray
+        The global synset it credits (-1: none).
+    tp, fp, fn : ndarray
+        Per gold sentence.
+    """
+
+    sent_idx: np.ndarray
+    is_tp: np.ndarray
+    credit: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+
+
+def _stripped(preds: Predictions) -> tuple[list[str], list[str], list[str]]:
+    return [x.strip() for x in preds.subjects], [x.strip() for x in preds.relations], [x.strip() for x in preds.objects]
+
+
+def match(preds: Predictions, index: GoldIndex, stripped: tuple[list[str], list[str], list[str]]) -> Matches:
+    """Match every extraction against ``index`` (quirks 1, 2 and 6 of the package docstring)."""
+    from ...kernels.benchie import lookup, tally
+
+    pos = index.sent_pos
+    sent_idx = np.fromiter((pos.get(s, -1) for s in preds.sent_ids), dtype=np.int64, count=len(preds))
+    subj, rel, obj, sids = preds.subjects, preds.relations, preds.objects, preds.sent_ids
+    ss, sr, so = stripped
+    # rows whose raw slots differ from the stripped ones are hashed separately (rare)
+    differs = [k for k, (a, b, c, x, y, z) in enumerate(zip(subj, rel, obj, ss, sr, so))
+               if a is not x or b is not y or c is not z]
+    if index.facet == "C":
+        hashes = hash_keys([f"{i}{US}{a} {b} {c}" for i, a, b, c in zip(sids, ss, sr, so)])
+        raw_hashes = hash_keys([f"{sids[k]}{US}{subj[k]} {rel[k]} {obj[k]}" for k in differs])
+        tp_keys, tp_vals, raw_keys, raw_vals = index.lex_keys, index.lex_vals, index.lex_keys, index.lex_vals
+    else:
+        hashes = hash_keys([f"{i}{US}{a}{US}{b}{US}{c}" for i, a, b, c in zip(sids, ss, sr, so)])
+        raw_hashes = hash_keys([f"{sids[k]}{US}{subj[k]}{US}{rel[k]}{US}{obj[k]}" for k in differs])
+        tp_keys, tp_vals, raw_keys, raw_vals = index.strip_keys, index.strip_vals, index.raw_keys, index.raw_vals
+    tp_syn = lookup(tp_keys, tp_vals, hashes)
+    if differs:
+        hashes = hashes.copy()
+        hashes[np.array(differs, dtype=np.int64)] = raw_hashes
+    raw_syn = lookup(raw_keys, raw_vals, hashes)
+    is_tp = (tp_syn >= 0) & (sent_idx >= 0)
+    last = index.synset_offsets[np.maximum(sent_idx, 0) + 1] - 1
+    credit = np.where(is_tp, np.where(raw_syn >= 0, raw_syn, last), -1)
+    _, tp, fp, fn = tally(sent_idx, is_tp, credit, index.synset_offsets)
+    return Matches(sent_idx, is_tp, credit, tp, fp, fn)
+
+
+def _count_rows(slots: list[str], n: int, bad, whole_ok) -> int:
+    """Extractions (row k = slots k, n+k, 2n+k) with a slot for which ``bad`` holds;
+    one pass over the joined text first, since the answer is nearly always 0."""
+    if whole_ok("\n".join(slots)):
+        return 0
+    return sum(1 for k in range(n) if bad(slots[k]) or bad(slots[n + k]) or bad(slots[2 * n + k]))
+
+
+@dataclass
+class Scoring:
+    """One scoring call's settings (validated options)."""
+
+    language: str
+    facet: str
+    gold: Path | None
+    normalize: str | None
+    fmt: str | None
+    allow_partial: bool
+    errors: bool = False
+    buckets: str | None = None
+
+    def signature(self, index: GoldIndex) -> str:
+        """The result's signature."""
+        from ...signature import make_signature
+
+        fields: dict[str, object] = {
+            "language": self.language, "facet": self.facet, "match": "lexical" if self.facet == "C" else "slot",
+            "gold": index.gold if self.gold is None else f"{index.gold}@{index.digest[:12]}",
+            "norm": self.normalize or "none",
+        }
+        if self.allow_partial:
+            fields["partial"] = True
+        return make_signature(BENCHMARK, **fields)
+
+    def run(self, predictions: Any) -> BenchieResult:
+        """Read, place, check, match and count (see :func:`triplebench.scoring.benchie.score`)."""
+        gold = None if self.gold is None else resolve_gold(self.gold)
+        self.gold = gold
+        preds = read_predictions(predictions, self.fmt)
+        index = load_index(self.language, self.facet, gold)
+        warnings: list[str] = []
+        original = preds.subjects + preds.relations + preds.objects
+        if self.normalize:
+            norm, form = unicodedata.normalize, self.normalize
+            preds.subjects = [norm(form, x) for x in preds.subjects]
+            preds.relations = [norm(form, x) for x in preds.relations]
+            preds.objects = [norm(form, x) for x in preds.objects]
+            preds.sent_ids = [norm(form, x) for x in preds.sent_ids]
+        texts_total, texts_unplaced = self._place(preds, warnings)
+        stripped = _stripped(preds)
+        m = match(preds, index, stripped)
+        known = m.sent_idx >= 0
+        self._check(preds, index, m, warnings)
+        ss, sr, so = stripped
+        n = len(preds)
+        tp, fp, fn = int(m.tp.sum()), int(m.fp.sum()), int(m.fn.sum())
+        precision, recall, f1 = prf(tp, fp, fn)
+        not_nfc = _count_rows(original, n, lambda t: not unicodedata.is_normalized("NFC", t),
+                              lambda whole: unicodedata.is_normalized("NFC", whole))
+        has_han = _count_rows(original, n, lambda t: _HAN.search(t) is not None, lambda whole: _HAN.search(whole) is None)
+        counts = {
+            "tp": tp, "fp": fp, "fn": fn,
+            "extractions": n,
+            "ignored_extractions": int((~known).sum()),
+            "duplicates": n - len(set(zip(preds.sent_ids, ss, sr, so))),
+            "empty_slots": sum(1 for a, b, c in zip(ss, sr, so) if not (a and b and c)),
+            "nary_converted": preds.nary_converted,
+            "not_nfc": not_nfc,
+            "foreign_script": n - has_han if self.language == "zh" else has_han,
+            "gold_sentences": len(index.sent_ids),
+            "gold_synsets": index.n_synsets,
+        }
+        self._notes(counts, warnings)
+        if preds.sentences is not None:
+            predicted = Coverage(texts_total - texts_unplaced, texts_total)
+        else:
+            given = set(preds.sent_ids)
+            predicted = Coverage(sum(1 for s in given if s in index.sent_pos), len(given))
+        coverage = {
+            "predicted_sentences": predicted,
+            "gold_sentences": Coverage(len(np.unique(m.sent_idx[known])), len(index.sent_ids)),
+        }
+        details = {"sentences": {"sent_id": list(index.sent_ids), "tp": m.tp.tolist(), "fp": m.fp.tolist(),
+                                 "fn": m.fn.tolist()}}
+        stats = np.stack([m.tp, m.fp, m.fn], axis=1)
+        result = BenchieResult(
+            BENCHMARK, self.signature(index), {"precision": precision, "recall": recall, "f1": f1},
+            counts=counts, coverage=coverage, warnings=warnings, details=details,
+            units=SummedUnits("sentence", index.sent_ids, stats, METRICS, _finish),
+        )
+        if self.errors:
+            from .analysis import slot_errors
+
+            result.details["errors"] = slot_errors(preds, index, m, self.language, self.facet, gold).to_details()
+        if self.buckets:
+            from .analysis import bucket_scores, load_labels
+
+            result.details["buckets"] = bucket_scores(result, load_labels(self.buckets, self.language))
+        return result
+
+    def _place(self, preds: Predictions, warnings: list[str]) -> tuple[int, int]:
+        """Give sentence-keyed extractions their ids; refuse unplaceable sentences unless allow_partial."""
+        if preds.sentences is None:
+            return 0, 0
+        ids, unplaced = placement.place_sentences(preds.sentences, self.language, self.gold)
+        preds.sent_ids = ids
+        total = len(set(preds.sentences))
+        if unplaced:
+            cause = f"predicted sentences are not {placement.LANGUAGE_NAMES[self.language]} BenchIE sentences"
+            if not self.allow_partial:
+                closest = placement.closest_sentence(unplaced[0], self.language, self.gold)
+                raise CoverageError(preds.source, cause, len(unplaced), total,
+                                    f"the first one, {unplaced[0][:80]!r}, is closest to {closest[:80]!r} "
+                                    "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
+            warnings.append(f"{len(unplaced)} of {total} {cause} (allow_partial): their extractions are ignored, "
+                            "as the reference ignores unknown sentences")
+        return total, len(unplaced)
+
+    def _check(self, preds: Predictions, index: GoldIndex, m: Matches, warnings: list[str]) -> None:
+        """Unknown sentence ids and words that do not fit their sentences (wrong language, shifted ids)."""
+        known = m.sent_idx >= 0
+        unknown = int((~known).sum())
+        name = placement.LANGUAGE_NAMES[self.language]
+        if unknown and preds.sentences is None:
+            first = int(np.flatnonzero(~known)[0])
+            given = len(set(preds.sent_ids))
+            missing = len(set(s for s, k in zip(preds.sent_ids, known.tolist()) if not k))
+            cause = f"predicted sentence ids are not in the {name} gold"
+            if not self.allow_partial:
+                raise CoverageError(
+                    f"{preds.source}:{preds.lines[first]}", cause, missing, given,
+                    f"the first one, {preds.sent_ids[first][:40]!r}, is not a gold id (ids are "
+                    f"{index.sent_ids[0]!r}..{index.sent_ids[-1]!r}, compared as strings)")
+            warnings.append(f"{missing} of {given} {cause} (allow_partial): their {unknown} extractions are ignored, "
+                            "as the reference does")
+        rows = placement.sample(len(preds)).tolist()
+        extraction_words = [placement.words(f"{preds.subjects[k]} {preds.relations[k]} {preds.objects[k]}") for k in rows]
+        sent_ids = [preds.sent_ids[k] for k in rows]
+        fits, measured = placement.fitting(placement.word_fit(extraction_words, sent_ids, self.language, self.gold))
+        if measured and fits / measured < placement.REFUSE_BELOW and self.gold is None:
+            hint = placement.mismatch(extraction_words, sent_ids, self.language)
+            if hint is not None:
+                cause = f"{'sampled ' if len(rows) < len(preds) else ''}extractions have words mostly outside " \
+                        f"their {name} gold sentence"
+                if not self.allow_partial:
+                    raise CoverageError(preds.source, cause, measured - fits, measured, hint)
+                warnings.append(f"{measured - fits} of {measured} {cause} (allow_partial): {hint}")
+
+    def _notes(self, counts: dict[str, int], warnings: list[str]) -> None:
+        """Warnings for counts a user should know about (scoring went on)."""
+        lang = self.language
+        if counts["duplicates"]:
+            warnings.append(f"{counts['duplicates']} duplicate extractions (a wrong one counts as FP each time, as upstream)")
+        if counts["empty_slots"]:
+            warnings.append(f"{counts['empty_slots']} extractions have an empty slot")
+        if counts["nary_converted"]:
+            warnings.append(f"{counts['nary_converted']} n-ary extractions converted to triples (objects joined)")
+        if counts["not_nfc"] and not self.normalize:
+            warnings.append(f"{counts['not_nfc']} extractions are not NFC (the gold is): consider normalize='NFC' "
+                            "(--normalize NFC)")
+        if counts["foreign_script"]:
+            warnings.append(f"{counts['foreign_script']} extractions do not look like {placement.LANGUAGE_NAMES[lang]} "
+                            "text: is the language right?")
