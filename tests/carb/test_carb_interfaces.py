@@ -185,3 +185,24 @@ def test_gold_directory_and_none_predictions_are_input_errors(tmp_path):
         carb.score([{"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": []}], gold=tmp_path)
     with pytest.raises(InputError, match="None"):
         carb.score(None)
+
+
+def test_arrow_table_and_dataset_of_flat_predictions_score_like_records(openie5_records, direct):
+    import datasets
+    import pyarrow as pa
+
+    table = pa.Table.from_pylist(openie5_records)
+    assert carb.score(table).scores == direct.scores
+    assert carb.score(datasets.Dataset(table)).details["curve"] == direct.details["curve"]
+
+
+def test_arrow_table_with_a_missing_value_names_row_and_field(openie5_records):
+    import pyarrow as pa
+
+    from triplebench.errors import InputError
+
+    rows = [dict(r) for r in openie5_records[:3]]
+    rows[1]["confidence"] = None
+    with pytest.raises(InputError) as err:
+        carb.score(pa.Table.from_pylist(rows))
+    assert (err.value.line, err.value.field) == (2, "confidence") and err.value.source == "<pyarrow.Table>"
