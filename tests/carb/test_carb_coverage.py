@@ -85,3 +85,14 @@ def test_sentences_of_the_split_without_gold_extractions_are_placed(built):
     result = carb.score(records)
     assert result.coverage["predicted_sentences"].complete and not result.warnings
     assert result.counts["unknown_sentences"] == len(no_gold)  # scored as the reference does: thresholds only
+
+
+def test_nfd_predictions_against_nfc_gold_name_the_normalisation(tmp_path):
+    import unicodedata
+
+    gold = tmp_path / "g.tsv"
+    gold.write_text("The café opens .\topens\tThe café\n", encoding="utf-8")
+    nfd = unicodedata.normalize("NFD", "The café opens .")
+    records = [{"sentence": nfd, "confidence": 0.5, "predicate": "opens", "arguments": ["The café"]}]
+    with pytest.raises(CoverageError, match="Unicode normalisation"):
+        carb.score(records, gold=gold)
