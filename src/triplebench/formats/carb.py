@@ -52,12 +52,13 @@ from __future__ import annotations
 
 import io
 import math
+import numbers
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, shorten
 from .text import decode, iter_jsonl
 
 FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl", "allennlp")
@@ -113,11 +114,25 @@ def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[s
     return [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
 
 
-def parse_confidence(value: str, source, line: int) -> float:
+def parse_confidence(value: object, source, line: int | None, text: bool = True) -> float:
+    """A confidence from a text cell (``text``) or a Python number (numpy scalars and +-inf included).
+
+    Raises
+    ------
+    InputError
+        Not a number, NaN (thresholds need an ordered number), or an integer beyond the float range.
+    """
     try:
-        number = float(value)
+        if text and isinstance(value, str):
+            number = float(value)
+        elif isinstance(value, (bool, str)) or not isinstance(value, numbers.Real):
+            raise InputError(source, line, f"expected a number, got {type(value).__name__}", field="confidence")
+        else:
+            number = float(value)
     except ValueError:
-        raise InputError(source, line, f"expected a number, got {value!r}", field="confidence") from None
+        raise InputError(source, line, f"expected a number, got {shorten(value)}", field="confidence") from None
+    except OverflowError:
+        raise InputError(source, line, f"a number beyond the float range: {shorten(value)}", field="confidence") from None
     if math.isnan(number):
         raise InputError(source, line, "confidence is NaN: thresholds need an ordered number", field="confidence")
     return number
@@ -141,13 +156,19 @@ def _span_text(cell: str, source, line: int, field_name: str) -> str:
     return cell[start + 1 : end]
 
 
-def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+def _cells(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[int, list[str]]]:
+    """(line number, tab-separated cells) of every non-blank stripped line; blank lines are
+    counted as skipped."""
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
         if not raw.strip():
             report.skip("blank line")
             continue
-        data = raw.strip().split("\t")
+        yield number, raw.strip().split("\t")
+
+
+def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "sentence, confidence, predicate, arguments...")
         yield _record(data[0], parse_confidence(data[1], path, number), data[2], data[3:], number)
 
@@ -205,12 +226,7 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
 
 
 def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
-        if not raw.strip():
-            report.skip("blank line")
-            continue
-        data = raw.strip().split("\t")
+    for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
         yield _record(data[1], parse_confidence(data[0], path, number), data[2], data[4::2], number)
 
@@ -275,12 +291,7 @@ def _between(text: str, opening: str, closing: str) -> str:
 
 def read_allennlp(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """The allennlp format (OpenIE6 and successors); see the module docstring."""
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
-        if not raw.strip():
-            report.skip("blank line")
-            continue
-        data = raw.strip().split("\t")
+    for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence")
         conf = parse_confidence(data[2], path, number)
         arg1, rel, arg2 = (_between(data[1], a, b) for a, b in _TAGS)

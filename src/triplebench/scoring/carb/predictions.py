@@ -10,8 +10,6 @@ validated against ``schemas/carb/prediction.schema.json``; an Arrow table or
 from __future__ import annotations
 
 import gc
-import math
-import numbers
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError, shorten
+from ...errors import InputError
+from ...formats.carb import parse_confidence
 from ..inputs import prediction_input
 from .engine import Extractions
 
@@ -89,18 +88,6 @@ def load(predictions: Any, fmt: str | None) -> Loaded:
         return Loaded(_from_rows(found.value, found.source), found.source)
 
 
-def _confidence(value: Any, source: str, number: int) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InputError(source, number, f"expected a number, got {type(value).__name__}", field="confidence")
-    try:
-        conf = float(value)
-    except OverflowError:
-        raise InputError(source, number, f"a number beyond the float range: {shorten(value)}", field="confidence") from None
-    if math.isnan(conf):
-        raise InputError(source, number, "confidence is NaN: thresholds need an ordered number", field="confidence")
-    return conf
-
-
 def _columns(rows: list) -> Extractions | None:
     """Flat records of exactly the expected plain types, gathered column by column (C-level
     loops, no per-record checks); ``None`` when any record needs the field-by-field check."""
@@ -146,7 +133,7 @@ def _from_rows(rows: list, source: str) -> Extractions:
         for rec in flat:
             if not isinstance(rec, dict):
                 raise InputError(source, number, f"expected a dict, got {type(rec).__name__}")
-            value = _confidence(rec["confidence"], source, number) if "confidence" in rec else None
+            value = parse_confidence(rec["confidence"], source, number, text=False) if "confidence" in rec else None
             # the confidence is checked above (numpy scalars and +-inf accepted); the schema checks the rest
             check_record("carb/prediction", {**rec, "confidence": 0.0} if value is not None else rec, source, number)
             sentence.append(rec["sentence"])
