@@ -1,40 +1,128 @@
-"""BenchIE gold index: disk cache, cache corruption, E-facet gold by URL, analysis on E."""
+"""BenchIE gold index: disk cache that proves itself or is rebuilt, gold by path or URL, bad gold paths."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+import os
+import zipfile
 
+import numpy as np
+import pytest
+
+from triplebench.errors import InputError
 from triplebench.scoring.benchie import index as idx
 from triplebench.scoring.benchie import score
-from triplebench.scoring.benchie.analysis import slot_errors
 
 GOLD = "sent_id:1\tA b c .\n1--> Cluster 1:\nA --> b --> [the] c\n1--> Cluster 2:\nA --> is --> d\n"
 
 
-def test_disk_cache_roundtrip_and_corruption(built, tmp_path, monkeypatch):
+@pytest.fixture()
+def zh_cache(built, tmp_path, monkeypatch):
+    """An empty cache directory, the ZH index built into it once; yields (cache file, reference index)."""
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path))
+    monkeypatch.delenv("TRIPLEBENCH_NO_CACHE", raising=False)
     idx.clear_memory()
     first = idx.load_index("zh", "default")
-    files = list((tmp_path / "benchie").glob("zh_expanded-*.npz"))
+    files = list((tmp_path / "benchie").glob("zh_expanded-default-*.npz"))
     assert len(files) == 1
     idx.clear_memory()
+    yield files[0], first
+    idx.clear_memory()
+
+
+def _same(a, b) -> bool:
+    return a.sent_ids == b.sent_ids and all(np.array_equal(getattr(a, n), getattr(b, n)) for n in idx._ARRAYS)
+
+
+def test_cache_roundtrip(zh_cache):
+    path, first = zh_cache
     again = idx.load_index("zh", "default")  # from the cache file
-    assert again.sent_ids == first.sent_ids and np.array_equal(again.raw_keys, first.raw_keys)
-    assert again.n_synsets == 994
-    files[0].write_bytes(b"not an npz")  # a broken cache is rebuilt, not trusted
+    assert _same(again, first) and again.n_synsets == 994
+    assert not list(path.parent.glob(".tmp-*"))  # written through triplebench.io: no temporaries left
+
+
+def _rewrite(path, change) -> None:
+    """Load the cache's arrays, apply ``change`` (may edit meta or arrays), save a well-formed npz."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    change(arrays, meta)
+    arrays["meta"] = np.array(json.dumps(meta))
+    with open(path, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def _shuffle_keys(arrays, meta):
+    rng = np.random.default_rng(0)
+    arrays["strip_keys"] = rng.permutation(arrays["strip_keys"])
+
+
+def _shuffle_and_fix_checksum(arrays, meta):
+    _shuffle_keys(arrays, meta)
+    meta["crc32"] = idx._checksum(arrays)
+
+
+def _halve(arrays, meta):
+    for name in ("strip_keys", "strip_vals"):
+        arrays[name] = arrays[name][: len(arrays[name]) // 2]
+
+
+def _other_gold(arrays, meta):
+    meta["digest"] = "0" * 64
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda p: p.write_bytes(b"not an npz"),  # BadZipFile
+    lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),  # truncated: BadZipFile / EOFError
+    lambda p: p.write_bytes(p.read_bytes()[:40]),  # truncated in the first member's header
+    lambda p: p.write_bytes(b""),  # empty
+    lambda p: zipfile.ZipFile(p, "w").close(),  # a valid zip without the arrays
+    lambda p: _rewrite(p, _shuffle_keys),  # shuffled keys: the checksum differs
+    lambda p: _rewrite(p, _shuffle_and_fix_checksum),  # shuffled keys with a forged checksum: keys unsorted
+    lambda p: _rewrite(p, _halve),  # wrong shapes
+    lambda p: _rewrite(p, _other_gold),  # the index of another gold under this name
+], ids=["garbage", "half", "header", "empty", "no-arrays", "shuffled", "shuffled-forged", "shapes", "other-gold"])
+def test_corrupt_cache_is_rebuilt_never_trusted(zh_cache, corrupt):
+    path, first = zh_cache
+    corrupt(path)
+    assert _same(idx.load_index("zh", "default"), first), "a corrupt cache was trusted"
     idx.clear_memory()
-    rebuilt = idx.load_index("zh", "default")
-    assert np.array_equal(rebuilt.strip_vals, first.strip_vals)
+    assert _same(idx.load_index("zh", "default"), first)  # and the cache file was healed
+
+
+def test_read_only_cache_still_scores(built, tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(blocked))  # the cache "directory" is a file
+    idx.clear_memory()
+    assert idx.load_index("zh", "default").n_synsets == 994
     idx.clear_memory()
 
 
-def test_entity_facet_gold_by_url(tmp_path, monkeypatch):
+def test_gold_by_path_and_url(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "cache"))
     gold = tmp_path / "e.txt"
     gold.write_text(GOLD, encoding="utf-8")
     preds = [("1", "A", "b", "c"), ("1", "A", "is", "e")]
-    by_path = score(preds, "en", "E", gold_path=gold)
-    by_url = score(preds, "en", "E", gold_path=gold.as_uri())
-    assert (by_url.tp, by_url.fp, by_url.fn) == (by_path.tp, by_path.fp, by_path.fn) == (1, 1, 1)
-    errs = slot_errors(preds, "en", "E", gold_path=gold.as_uri(), details=True)
-    assert errs.buckets["(1, 1, 0)"] == 1 and errs.details[0].closest == [["A", "is", "d"]]
+    by_path = score(preds, facet="E", gold=gold)
+    by_url = score(preds, facet="E", gold=gold.as_uri(), errors=True)
+    assert [by_url.counts[k] for k in ("tp", "fp", "fn")] == [by_path.counts[k] for k in ("tp", "fp", "fn")] == [1, 1, 1]
+    errors = by_url.details["errors"]
+    assert errors["buckets"]["S✓ R✓ O✗"] == 1 and errors["items"][0]["closest"] == [["A", "is", "d"]]
+    assert "✓ = slot right" in errors["legend"]
+    # the same file as the gold of the default facet
+    assert score(preds, gold=gold).counts["tp"] == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_directory_or_fifo_as_gold_or_buckets(built, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for bad in (tmp_path, fifo):
+        with pytest.raises(InputError, match="directory|FIFO") as err:
+            score([("1", "He", "served as", "Prime Minister")], gold=bad)
+        assert err.value.source == str(bad)
+        with pytest.raises(InputError, match="directory|FIFO"):
+            score([("1", "He", "served as", "Prime Minister")], buckets=str(bad))
+    with pytest.raises(InputError, match="no such"):
+        score([("1", "He", "served as", "Prime Minister")], gold=tmp_path / "missing.txt")

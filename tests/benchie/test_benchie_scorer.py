@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from conftest import upstream_file
-from triplebench.errors import InputError
+from triplebench.errors import CoverageError, InputError
 from triplebench.scoring.benchie import score
 
 REPO = "gkiril/benchie"
@@ -30,28 +30,31 @@ README = {
 @pytest.mark.parametrize("system", sorted(README))
 def test_upstream_readme_numbers_exact(built, system):
     name, p, r, f1 = README[system]
-    result = score(upstream_file(REPO, SYS + name), "en")
+    result = score(upstream_file(REPO, SYS + name), language="en")
+    s, c = result.scores, result.counts
     # repr() is what the reference prints (str(float)): every digit must agree
-    assert (repr(result.precision), repr(result.recall), repr(result.f1)) == (repr(p), repr(r), repr(f1))
-    assert result.tp + result.fn == 1350
-    assert sum(result.sentence_tp) == result.tp and sum(result.sentence_fn) == result.fn
-    assert result.signature.startswith("benchie|lang:en|facet:default|match:slot|gold:en_expanded|")
+    assert (repr(s["precision"]), repr(s["recall"]), repr(s["f1"])) == (repr(p), repr(r), repr(f1))
+    assert c["tp"] + c["fn"] == 1350
+    per = result.details["sentences"]
+    assert sum(per["tp"]) == c["tp"] and sum(per["fn"]) == c["fn"]
+    assert result.signature.startswith("benchie|language:en|facet:default|match:slot|gold:en_expanded|")
 
 
 @pytest.mark.parametrize("lang, p, r, f1", [("zh", 0.18, 0.10, 0.13), ("de", 0.09, 0.03, 0.04)])
 def test_m2oie_table5(built, lang, p, r, f1):
-    result = score(upstream_file(REPO, SYS + f"m2oie_{lang}_explicit.txt"), lang)
-    assert (round(result.precision, 2), round(result.recall, 2), round(result.f1, 2)) == (p, r, f1)
+    result = score(upstream_file(REPO, SYS + f"m2oie_{lang}_explicit.txt"), language=lang)
+    s = result.scores
+    assert (round(s["precision"], 2), round(s["recall"], 2), round(s["f1"], 2)) == (p, r, f1)
 
 
 def test_facets_order_as_paper_section6(built):
     """Paper section 6: C is more lenient than default for every system, M the lowest."""
     for system, (name, *_ ) in README.items():
         path = upstream_file(REPO, SYS + name)
-        default, c, m = (score(path, "en", facet).f1 for facet in ("default", "C", "M"))
+        default, c, m = (score(path, language="en", facet=facet)["f1"] for facet in ("default", "C", "M"))
         assert c > default > m, system
     # MinIE is best on M (paper: "MinIE ... yields the best performance on this facet")
-    m_f1 = {s: score(upstream_file(REPO, SYS + n), "en", "M").f1 for s, (n, *_ ) in README.items()}
+    m_f1 = {s: score(upstream_file(REPO, SYS + n), language="en", facet="M")["f1"] for s, (n, *_ ) in README.items()}
     assert max(m_f1, key=m_f1.get) == "minie"
 
 
@@ -78,36 +81,36 @@ def test_exact_matching_and_counts(tmp_path):
         {"sent_id": "1", "subject": "A", "relation": "b", "object": "d"},  # synset 2 (optional token)
         {"sent_id": "1", "subject": "A", "relation": "b", "object": "zzz"},  # FP
         {"sent_id": "1", "subject": "A", "relation": "b", "object": "zzz"},  # FP again (duplicate)
-        {"sent_id": "9", "subject": "A", "relation": "b", "object": "c"},  # unknown sentence: ignored
+        {"sent_id": "9", "subject": "A", "relation": "b", "object": "c"},  # unknown sentence: ignored (opt-in)
     ]
-    r = score(preds, "en", "E", gold_path=gold)
-    assert (r.tp, r.fp, r.fn) == (2, 2, 2)
-    assert r.precision == 2 / 4 and r.recall == 2 / 4
-    assert r.ignored_unknown == 1 and r.duplicates == 1
+    r = score(preds, language="en", facet="E", gold=gold, allow_partial=True)
+    assert (r.counts["tp"], r.counts["fp"], r.counts["fn"]) == (2, 2, 2)
+    assert r["precision"] == 2 / 4 and r["recall"] == 2 / 4
+    assert r.counts["ignored_extractions"] == 1 and r.counts["duplicates"] == 1
     assert r.per_sentence() == {"1": (2, 2, 1), "2": (0, 0, 1)}
-    assert "facet:E" in r.signature and "gold:E:gold_e.txt@" in r.signature
-    with pytest.raises(InputError) as err:
-        score(preds, "en", "E", gold_path=gold, unknown_sentences="error")
-    assert err.value.line == 6 and err.value.field == "sent_id"
+    assert "facet:E" in r.signature and "gold:file:gold_e.txt@" in r.signature and "partial:yes" in r.signature
+    with pytest.raises(CoverageError) as err:  # the reference ignores unknown ids; by default that is refused
+        score(preds, language="en", facet="E", gold=gold)
+    assert err.value.source.endswith(":6") and "'9'" in str(err.value) and (err.value.count, err.value.total) == (1, 2)
 
 
 def test_stripped_match_credits_last_synset(tmp_path):
     """Reference quirk: a match only after stripping gets synset index -1 (the last one)."""
     gold = _gold(tmp_path, GOLD)
-    r = score([("1", "A ", "b", "c")], "en", "E", gold_path=gold)
-    assert (r.tp, r.fp) == (1, 0)
+    r = score([("1", "A ", "b", "c")], language="en", facet="E", gold=gold)
+    assert (r.counts["tp"], r.counts["fp"]) == (1, 0)
     # synset 1 was matched, but the credit went to synset 3: a later exact match of synset 1 still adds a TP
-    r = score([("1", "A ", "b", "c"), ("1", "A", "b", "c")], "en", "E", gold_path=gold)
-    assert r.tp == 2
+    r = score([("1", "A ", "b", "c"), ("1", "A", "b", "c")], language="en", facet="E", gold=gold)
+    assert r.counts["tp"] == 2
 
 
 def test_zero_division_and_empty_slots(tmp_path):
     gold = _gold(tmp_path, GOLD)
-    r = score([("9", "x", "y", "z")], "en", "E", gold_path=gold)
-    assert (r.precision, r.recall, r.f1, r.ignored_unknown) == (0.0, 0.0, 0.0, 1)
+    r = score([("9", "x", "y", "z")], language="en", facet="E", gold=gold, allow_partial=True)
+    assert (r["precision"], r["recall"], r["f1"], r.counts["ignored_extractions"]) == (0.0, 0.0, 0.0, 1)
     gold2 = _gold(tmp_path, "sent_id:1\tA b .\n1--> Cluster 1:\nA --> b --> [the]\n")
-    r = score([("1", "A", "b", "   ")], "en", "E", gold_path=gold2)  # all-optional object: empty slot matches
-    assert (r.tp, r.empty_slots) == (1, 1)
+    r = score([("1", "A", "b", "   ")], language="en", facet="E", gold=gold2)  # all-optional object: empty slot matches
+    assert (r.counts["tp"], r.counts["empty_slots"]) == (1, 1)
 
 
 def test_nary_conversion_and_jsonl(tmp_path):
@@ -115,24 +118,27 @@ def test_nary_conversion_and_jsonl(tmp_path):
     path = tmp_path / "p.jsonl"
     path.write_text(json.dumps({"sent_id": 1, "subject": "A", "relation": "b", "arguments": ["c", "d"]}) + "\n"
                     + json.dumps({"sent_id": 1, "subject": "A", "relation": "b c", "arguments": ["d"]}) + "\n", encoding="utf-8")
-    r = score(path, "en", "E", gold_path=gold)
-    assert r.nary_converted == 1 and r.tp == 1 and r.fp == 1  # "c d" is not a gold object; "b c"/"d" is
-    r = score([("1", "A", "b", "[the]", "c"), ("1", "A", "b", "the", "d")], "en", "E", gold_path=gold)
-    assert r.nary_converted == 2 and (r.tp, r.fp) == (1, 1)  # "the d" is a realisation of synset 2
+    r = score(path, language="en", facet="E", gold=gold)
+    c = r.counts
+    assert c["nary_converted"] == 1 and c["tp"] == 1 and c["fp"] == 1  # "c d" is not a gold object; "b c"/"d" is
+    r = score([("1", "A", "b", "[the]", "c"), ("1", "A", "b", "the", "d")], language="en", facet="E", gold=gold)
+    c = r.counts
+    assert c["nary_converted"] == 2 and (c["tp"], c["fp"]) == (1, 1)  # "the d" is a realisation of synset 2
 
 
 def test_non_integer_sentence_ids_are_strings(tmp_path):
     gold = _gold(tmp_path, GOLD)
-    r = score([("01", "A", "b", "c"), ("s1", "A", "b", "c"), (" 1 ", "A", "b", "c")], "en", "E", gold_path=gold)
-    assert r.ignored_unknown == 2 and r.tp == 1  # "01" and "s1" are not "1"; surrounding blanks are stripped
+    r = score([("01", "A", "b", "c"), ("s1", "A", "b", "c"), (" 1 ", "A", "b", "c")], language="en", facet="E",
+              gold=gold, allow_partial=True)
+    assert r.counts["ignored_extractions"] == 2 and r.counts["tp"] == 1  # "01" and "s1" are not "1"; blanks are stripped
 
 
 def test_concatenation_facet_on_handwritten_gold(built):
     # BenchIE-C ignores slot boundaries: the upstream README's sentence 1 gold triple
     # "He --> served as --> the first Prime Minister of Australia", split differently
-    a = score([("1", "He served", "as the", "first Prime Minister of Australia")], "en", "C")
-    b = score([("1", "He served", "as the", "first Prime Minister of Australia")], "en")
-    assert (a.tp, a.fp, b.tp, b.fp) == (1, 0, 0, 1)
+    a = score([("1", "He served", "as the", "first Prime Minister of Australia")], language="en", facet="C").counts
+    b = score([("1", "He served", "as the", "first Prime Minister of Australia")], language="en").counts
+    assert (a["tp"], a["fp"], b["tp"], b["fp"]) == (1, 0, 0, 1)
 
 
 @pytest.mark.parametrize(
@@ -148,7 +154,7 @@ def test_concatenation_facet_on_handwritten_gold(built):
 def test_bad_records(records, field, needle, tmp_path):
     gold = _gold(tmp_path, GOLD)
     with pytest.raises(InputError) as err:
-        score(records, "en", "E", gold_path=gold)
+        score(records, language="en", facet="E", gold=gold)
     assert err.value.field == field and err.value.line == 1 and needle in str(err.value)
 
 
@@ -156,15 +162,15 @@ def test_bad_tsv(tmp_path, built):
     p = tmp_path / "p.tsv"
     p.write_text("1\tHe\tserved\tas\n2\tGraner\thandcuffed\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
-        score(p, "en")
+        score(p, language="en")
     assert err.value.source == str(p) and err.value.line == 2
     p.write_text("1\tHe\tserved as\tthe\tfirst\n", encoding="utf-8")
     with pytest.raises(InputError, match="tab inside a slot"):
-        score(p, "en")
+        score(p, language="en")
     with pytest.raises(InputError, match="facet E needs"):
-        score([("1", "a", "b", "c")], "en", "E")
-    with pytest.raises(InputError, match="unknown facet"):
-        score([("1", "a", "b", "c")], "en", "X")
+        score([("1", "a", "b", "c")], language="en", facet="E")
+    with pytest.raises(InputError, match="option 'facet': expected one of default"):
+        score([("1", "a", "b", "c")], language="en", facet="X")
 
 
 def test_unicode_normalisation_and_mixed_languages(built):
@@ -172,16 +178,18 @@ def test_unicode_normalisation_and_mixed_languages(built):
     path = upstream_file(REPO, SYS + "m2oie_de_explicit.txt")
     lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
     nfd = [(a, unicodedata.normalize("NFD", b), unicodedata.normalize("NFD", c), unicodedata.normalize("NFD", d)) for a, b, c, d in lines]
-    ref = score(path, "de")
-    raw = score(nfd, "de")
-    fixed = score(nfd, "de", normalize="NFC")
-    assert raw.not_nfc > 0 and raw.tp < ref.tp
-    assert (fixed.tp, fixed.fp, fixed.f1) == (ref.tp, ref.fp, ref.f1)
+    ref = score(path, language="de")
+    raw = score(nfd, language="de")
+    fixed = score(nfd, language="de", normalize="NFC")
+    assert raw.counts["not_nfc"] > 0 and raw.counts["tp"] < ref.counts["tp"]
+    assert (fixed.counts["tp"], fixed.counts["fp"], fixed["f1"]) == (ref.counts["tp"], ref.counts["fp"], ref["f1"])
     assert "norm:NFC" in fixed.signature and "norm:none" in ref.signature
-    # Chinese predictions scored against the English gold: flagged, and they match nothing
-    zh = score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), "en")
-    assert zh.foreign_script > 0.9 * zh.extractions and zh.tp == 0
-    assert score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), "zh").foreign_script < 0.1 * zh.extractions
+    # Chinese predictions scored against the English gold: refused by default; flagged, and they match nothing
+    with pytest.raises(CoverageError, match="Chinese"):
+        score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), language="en")
+    zh = score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), language="en", allow_partial=True).counts
+    assert zh["foreign_script"] > 0.9 * zh["extractions"] and zh["tp"] == 0
+    assert score(upstream_file(REPO, SYS + "m2oie_zh_explicit.txt"), language="zh").counts["foreign_script"] < 0.1 * zh["extractions"]
 
 
 def test_jsonl_validated_against_prediction_schema(tmp_path):
@@ -190,11 +198,11 @@ def test_jsonl_validated_against_prediction_schema(tmp_path):
     path.write_text('{"sent_id": 1, "subject": "A", "relation": "b", "object": "c"}\n'
                     '{"sent_id": 1, "subject": "A", "relation": ["b"], "object": "c"}\n', encoding="utf-8")
     with pytest.raises(InputError) as err:
-        score(path, "en", "E", gold_path=gold)
+        score(path, language="en", facet="E", gold=gold)
     assert (err.value.line, err.value.field) == (2, "relation") and "schema benchie/prediction" in str(err.value)
     path.write_text('{"sent_id": 1, "subject": "A", "relation": "b"}\n', encoding="utf-8")
     with pytest.raises(InputError, match="schema benchie/prediction"):
-        score(path, "en", "E", gold_path=gold)
+        score(path, language="en", facet="E", gold=gold)
     path.write_text('{"sent_id": 1, "subject": "A", "relation": "b", "object": "c"\n', encoding="utf-8")
     with pytest.raises(InputError, match="invalid JSON"):
-        score(path, "en", "E", gold_path=gold)
+        score(path, language="en", facet="E", gold=gold)

@@ -127,9 +127,8 @@ def mismatch(extraction_words: list[list[str]], sent_ids: list[str], language: s
         if total and fit / total >= REFUSE_BELOW:
             return (f"they fit the {LANGUAGE_NAMES[other]} sentences ({fit} of {total}): wrong language? "
                     f"pass language='{other}' (--language {other})")
-    for shift in (1, -1):
+    for shift, where, guess in ((1, "one id later", "0-based ids"), (-1, "one id earlier", "ids shifted by +1")):
         fit, total = fitting(word_fit(extraction_words, sent_ids, language, shift=shift))
         if total and fit / total >= REFUSE_BELOW:
-            return (f"they fit sentence id {'+' if shift > 0 else '-'}1 ({fit} of {total}): are the sentence ids "
-                    f"{'0' if shift > 0 else '2'}-based? BenchIE ids start at '1'")
+            return f"they fit the sentences {where} ({fit} of {total}): {guess}? BenchIE ids start at '1'"
     return None
