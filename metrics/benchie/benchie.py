@@ -1,6 +1,10 @@
-"""BenchIE as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.benchie` (config = language)."""
+"""BenchIE as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.benchie` (config = language).
 
-from triplebench import evaluate_module  # the module, not the class: evaluate.load takes the first Metric class it sees
+The base class is reached through its module: ``evaluate.load`` takes the first Metric class
+in this file's namespace.
+"""
+
+from triplebench import evaluate_module
 
 
 class Benchie(evaluate_module.TriplebenchMetric):

@@ -49,11 +49,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import InputError
+from ..io import input_file
 from .text import decode
 
 ARROW = " --> "
@@ -75,12 +76,16 @@ class MarkupIssue:
 
 @dataclass
 class GoldTriple:
+    """One annotated triple (slots with their optional-token markup)."""
+
     line: int
     slots: tuple[str, str, str]  # raw markup, optional tokens in [...]
 
 
 @dataclass
 class GoldSynset:
+    """One fact synset (cluster): its triples and stray lines."""
+
     label: str  # the header line, e.g. "1--> Cluster 1:"
     line: int
     triples: list[GoldTriple] = field(default_factory=list)
@@ -89,6 +94,8 @@ class GoldSynset:
 
 @dataclass
 class GoldSentence:
+    """One gold sentence block."""
+
     sent_id: str
     text: str
     line: int
@@ -97,6 +104,8 @@ class GoldSentence:
 
 @dataclass
 class GoldDocument:
+    """A parsed gold file and the markup the reference drops."""
+
     source: str
     sentences: list[GoldSentence]
     issues: list[MarkupIssue]
@@ -105,14 +114,12 @@ class GoldDocument:
 def read_text_lines(path: str | Path, source: str | None = None) -> list[str]:
     """UTF-8 lines of ``path``; bad bytes and empty files are :class:`InputError`."""
     source = source or str(path)
-    data = Path(path).read_bytes()
-    return decode_lines(data, source)
+    return decode_lines(input_file(path).read_bytes(), source)
 
 
 def decode_lines(data: bytes, source: str) -> list[str]:
+    """The lines of UTF-8 ``data`` (a leading BOM dropped, as every reader does); empty data is an :class:`InputError`."""
     text = decode(data, source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
     if not text.strip():
         raise InputError(source, None, "empty file: expected BenchIE data")
     return text.splitlines()
@@ -128,6 +135,7 @@ def read_gold(path: str | Path, *, strict: bool = False, source: str | None = No
 
 
 def parse_gold(lines: list[str], source: str, *, strict: bool = False) -> GoldDocument:
+    """Parse the lines of a BenchIE gold file (``strict``: refuse markup the reference drops)."""
     sentences: list[GoldSentence] = []
     seen: set[str] = set()
     current: GoldSentence | None = None
@@ -247,6 +255,7 @@ def minimal_slot(slot: str) -> str:
 
 
 def expand_triple(slots: tuple[str, str, str], minimal: bool = False) -> Iterator[tuple[str, str, str]]:
+    """Every realisation of a gold triple (``minimal``: the reference's minimal load mode first)."""
     if minimal:
         slots = tuple(minimal_slot(s) for s in slots)  # type: ignore[assignment]
     yield from itertools.product(*(expand_slot(s) for s in slots))
@@ -276,6 +285,8 @@ def expand_synset(synset: GoldSynset, minimal: bool = False) -> list[tuple[str, 
 
 @dataclass
 class Extraction:
+    """One line of an upstream extraction file."""
+
     sent_id: str
     subject: str
     relation: str
@@ -310,6 +321,7 @@ def parse_extractions_tsv(lines: list[str], source: str) -> list[Extraction]:
 
 
 def read_extractions_tsv(path: str | Path, source: str | None = None) -> list[Extraction]:
+    """An upstream extraction file (see :func:`parse_extractions_tsv`)."""
     source = source or str(path)
     return parse_extractions_tsv(read_text_lines(path, source), source)
 
@@ -319,6 +331,8 @@ def read_extractions_tsv(path: str | Path, source: str | None = None) -> list[Ex
 
 @dataclass
 class CarbExtraction:
+    """One line of ``carb_explicit.txt``."""
+
     sentence: str
     relation: str
     arguments: list[str]

@@ -10,9 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-FNV_PRIME = np.uint64(0x100000001B3)
-
 
 @njit(cache=True)
 def hash_segments(buf, sep):

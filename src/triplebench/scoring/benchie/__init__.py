@@ -85,8 +85,18 @@ from .index import load_index
 from .predictions import FORMATS, read_predictions
 from .scorer import BenchieResult, Scoring
 
-__all__ = ["OPTIONS", "EVALUATE", "BenchieResult", "LEGEND", "bucket_scores", "from_evaluate", "load_index",
-           "read_predictions", "readable", "score"]
+__all__ = [
+    "EVALUATE",
+    "LEGEND",
+    "OPTIONS",
+    "BenchieResult",
+    "bucket_scores",
+    "from_evaluate",
+    "load_index",
+    "read_predictions",
+    "readable",
+    "score",
+]
 
 LANGUAGES = ("en", "de", "zh")
 FACETS = ("default", "C", "M", "E")

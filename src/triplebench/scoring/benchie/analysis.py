@@ -22,10 +22,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -168,7 +169,7 @@ class SlotErrors:
         }
 
 
-def slot_errors(preds: "Predictions", index: "GoldIndex", m: "Matches", language: str, facet: str,
+def slot_errors(preds: Predictions, index: GoldIndex, m: Matches, language: str, facet: str,
                 gold: Path | None) -> SlotErrors:
     """The error buckets and per-slot errors of the false positives of one matched system.
 

@@ -21,8 +21,9 @@ the line/record (1-based) and the field.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ...errors import InputError
 from ...formats.benchie import decode_lines, parse_extractions_tsv

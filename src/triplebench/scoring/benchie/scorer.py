@@ -252,7 +252,7 @@ class Scoring:
         if unknown and preds.sentences is None:
             first = int(np.flatnonzero(~known)[0])
             given = len(set(preds.sent_ids))
-            missing = len(set(s for s, k in zip(preds.sent_ids, known.tolist()) if not k))
+            missing = len({s for s, k in zip(preds.sent_ids, known.tolist()) if not k})
             cause = f"predicted sentence ids are not in the {name} gold"
             if not self.allow_partial:
                 raise CoverageError(
