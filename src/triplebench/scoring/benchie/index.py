@@ -12,10 +12,11 @@ three comparisons of the reference scorer:
 * ``lex``: stripped slots joined by one space (facet C, both questions).
 
 Built from the parquet written by ``triplebench build benchie`` (``<lang>_expanded``
-or ``<lang>_minimal``), or from a BenchIE-format gold file (``gold=``; required for
-facet E). Indexes are kept in memory and in ``$TRIPLEBENCH_CACHE`` (default
-``~/.cache/triplebench``) as ``.npz`` named by the sha256 of their source, so a fresh
-process gets one with a single ``np.load``.
+or ``<lang>_minimal``, plus the sentence texts of ``<lang>``), or from a BenchIE-format
+gold file (``gold=``; required for facet E). Indexes are kept in memory and in
+``$TRIPLEBENCH_CACHE`` (default ``~/.cache/triplebench``) as ``.npz`` named by the
+sha256 of their sources, so a fresh process gets one with a single ``np.load`` (and
+no pyarrow import).
 
 A cache file is never trusted on its name: it must prove it is the index of *this*
 gold. It stores the sha256 of the source it was built from, the index version, the
@@ -40,7 +41,7 @@ from ...errors import InputError, TripleBenchError
 from ...io import atomic_open, atomic_write, input_file
 from ...paths import cache_dir
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 US, RS = "\x1f", "\x1e"  # unit / record separators: never inside BenchIE text (checked)
 
 
@@ -58,6 +59,8 @@ class GoldIndex:
         sha256 of the gold source (parquet or file).
     sent_ids : list of str
         Gold sentences in file order.
+    sentences : list of str
+        Their texts (for sentence-keyed predictions and the word-fit check).
     synset_offsets : ndarray of int64
         CSR offsets of the global synset numbers per sentence.
     strip_keys, strip_vals, raw_keys, raw_vals, lex_keys, lex_vals : ndarray
@@ -69,6 +72,7 @@ class GoldIndex:
     gold: str  # what the gold is: "<lang>_expanded", "<lang>_minimal" or "E:<file>"
     digest: str  # sha256 of the gold source (parquet or file)
     sent_ids: list[str]
+    sentences: list[str]
     synset_offsets: np.ndarray  # int64, len(sent_ids) + 1
     strip_keys: np.ndarray
     strip_vals: np.ndarray
@@ -79,6 +83,15 @@ class GoldIndex:
 
     def __post_init__(self) -> None:
         self.sent_pos = {sid: k for k, sid in enumerate(self.sent_ids)}
+        self._words: dict[str, frozenset[str]] | None = None
+
+    def sentence_words(self) -> dict[str, frozenset[str]]:
+        """sent_id -> the words of its sentence (:func:`.placement.words`), computed once."""
+        if self._words is None:
+            from .placement import words_of
+
+            self._words = dict(zip(self.sent_ids, map(frozenset, words_of(self.sentences))))
+        return self._words
 
     @property
     def n_synsets(self) -> int:
@@ -112,6 +125,7 @@ def build_index(
     gold: str,
     digest: str,
     sent_ids: list[str],
+    sentences: list[str],
     synsets_per_sentence: list[int],
     realisations: list[tuple[int, str, str, str]],
 ) -> GoldIndex:
@@ -121,8 +135,8 @@ def build_index(
     ----------
     language, facet, gold, digest : str
         See :class:`GoldIndex`.
-    sent_ids : list of str
-        Gold sentences in order.
+    sent_ids, sentences : list of str
+        Gold sentences in order, and their texts.
     synsets_per_sentence : list of int
         Synsets of each sentence.
     realisations : list of tuple
@@ -151,7 +165,7 @@ def build_index(
     strip_keys, strip_vals = _table(strip, synset)
     raw_keys, raw_vals = _table(raw, synset)
     lex_keys, lex_vals = _table(lex, synset)
-    return GoldIndex(language, facet, gold, digest, list(sent_ids), offsets, strip_keys, strip_vals, raw_keys, raw_vals, lex_keys, lex_vals)
+    return GoldIndex(language, facet, gold, digest, list(sent_ids), list(sentences), offsets, strip_keys, strip_vals, raw_keys, raw_vals, lex_keys, lex_vals)
 
 
 # ------------------------------------------------------------------------- sources
@@ -166,17 +180,23 @@ def _sha256(path: Path) -> str:
 
 
 def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
-    import pyarrow.compute as pc
+    from ...data import parquet_path
 
-    from ...data import load_table, parquet_path
-
-    path = parquet_path("benchie", config, "test")
-    digest = _sha256(path) if path.is_file() else ""
+    paths = [parquet_path("benchie", config, "test"), parquet_path("benchie", language, "test")]
+    digest = hashlib.sha256("".join(_sha256(p) for p in paths).encode()).hexdigest() \
+        if all(p.is_file() for p in paths) else ""
     cached = _cache_load(digest, language, facet, config)
     if cached is not None:
         return cached
+    import pyarrow.compute as pc
+
+    from ...data import load_table
+
     table = load_table("benchie", config, "test")
     sent_ids = table.column("sent_id").to_pylist()
+    texts = load_table("benchie", language, "test").select(["sent_id", "sentence"])
+    by_id = dict(zip(texts.column("sent_id").to_pylist(), texts.column("sentence").to_pylist()))
+    sentences = [by_id.get(sid, "") for sid in sent_ids]
     synsets = table.column("synsets").combine_chunks()
     per_sentence = pc.list_value_length(synsets).to_numpy(zero_copy_only=False).astype(np.int64).tolist()
     reals = synsets.flatten().field("realisations")
@@ -185,7 +205,7 @@ def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
     synset_of = np.repeat(np.arange(len(counts), dtype=np.int64), counts).tolist()
     rows = list(zip(synset_of, flat.field("subject").to_pylist(), flat.field("relation").to_pylist(),
                     flat.field("object").to_pylist()))
-    index = build_index(language, facet, config, digest, sent_ids, per_sentence, rows)
+    index = build_index(language, facet, config, digest, sent_ids, sentences, per_sentence, rows)
     _cache_store(index)
     return index
 
@@ -199,15 +219,16 @@ def _from_gold_file(language: str, facet: str, path: Path) -> GoldIndex:
     if cached is not None:
         return cached
     doc = read_gold(path)
-    sent_ids, per_sentence, rows = [], [], []
+    sent_ids, sentences, per_sentence, rows = [], [], [], []
     g = 0
     for sentence in doc.sentences:
         sent_ids.append(sentence.sent_id)
+        sentences.append(sentence.text)
         per_sentence.append(len(sentence.synsets))
         for synset in sentence.synsets:
             rows.extend((g, a, b, c) for a, b, c in expand_synset(synset, minimal=facet == "M"))
             g += 1
-    index = build_index(language, facet, gold, digest, sent_ids, per_sentence, rows)
+    index = build_index(language, facet, gold, digest, sent_ids, sentences, per_sentence, rows)
     _cache_store(index)
     return index
 
@@ -290,7 +311,7 @@ _ARRAYS = ("synset_offsets", "strip_keys", "strip_vals", "raw_keys", "raw_vals",
 
 def _checksum(arrays: dict[str, np.ndarray]) -> int:
     crc = 0
-    for name in ("sent_ids", *_ARRAYS):
+    for name in ("sent_ids", "sentences", *_ARRAYS):
         crc = zlib.crc32(np.ascontiguousarray(arrays[name]).tobytes(), crc)
     return crc
 
@@ -301,14 +322,14 @@ def _cache_load(digest: str, language: str, facet: str, gold: str) -> GoldIndex 
         return None
     try:
         with np.load(cache_path(digest, gold, facet), allow_pickle=False) as data:
-            arrays = {name: data[name] for name in ("sent_ids", *_ARRAYS)}
+            arrays = {name: data[name] for name in ("sent_ids", "sentences", *_ARRAYS)}
             meta = json.loads(str(data["meta"]))
         if not _verified(arrays, meta, digest, language, facet, gold):
             return None
     except Exception:  # noqa: BLE001 - any unreadable cache (BadZipFile, EOFError, zlib, ...) is rebuilt
         return None
-    sent_ids = arrays.pop("sent_ids").tolist()
-    return GoldIndex(language, facet, gold, digest, sent_ids, **arrays)
+    sent_ids, sentences = arrays.pop("sent_ids").tolist(), arrays.pop("sentences").tolist()
+    return GoldIndex(language, facet, gold, digest, sent_ids, sentences, **arrays)
 
 
 def _verified(arrays: dict[str, np.ndarray], meta: dict, digest: str, language: str, facet: str, gold: str) -> bool:
@@ -320,6 +341,8 @@ def _verified(arrays: dict[str, np.ndarray], meta: dict, digest: str, language: 
     if shapes != meta.get("shapes") or meta.get("crc32") != _checksum(arrays):
         return False
     offsets = arrays["synset_offsets"]
+    if arrays["sentences"].shape != arrays["sent_ids"].shape:
+        return False
     if offsets.dtype != np.int64 or len(offsets) != len(arrays["sent_ids"]) + 1 or offsets[0] != 0 \
             or np.any(np.diff(offsets) < 0):
         return False
@@ -336,7 +359,8 @@ def _cache_store(index: GoldIndex) -> None:
     """Write the index to the cache atomically; a read-only cache is not an error (it stays in memory)."""
     if not index.digest or os.environ.get("TRIPLEBENCH_NO_CACHE"):
         return
-    arrays = {"sent_ids": np.array(index.sent_ids, dtype=str), **{n: getattr(index, n) for n in _ARRAYS}}
+    arrays = {"sent_ids": np.array(index.sent_ids, dtype=str), "sentences": np.array(index.sentences, dtype=str),
+              **{n: getattr(index, n) for n in _ARRAYS}}
     meta = {"version": INDEX_VERSION, "digest": index.digest, "language": index.language, "facet": index.facet,
             "gold": index.gold, "shapes": {n: list(a.shape) for n, a in arrays.items()}, "crc32": _checksum(arrays)}
     try:

@@ -16,10 +16,12 @@ character-spaced, systems may not be).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .index import GoldIndex
 
 LANGUAGE_NAMES = {"en": "English", "de": "German", "zh": "Chinese"}
 #: an extraction "fits" its sentence when at least this share of its words occurs in it
@@ -41,59 +43,46 @@ def words(text: str) -> list[str]:
     >>> words("Graner fesselte ihn, 格兰纳")
     ['graner', 'fesselte', 'ihn', '格', '兰', '纳']
     """
-    text = text.lower()
-    if _HAN.search(text):
-        text = _HAN.sub(r" \g<0> ", text)
-    return _WORD.findall(text)
+    return words_of([text])[0]
 
 
-@lru_cache(maxsize=8)
-def gold_sentences(language: str, gold: Path | None = None) -> dict[str, str]:
-    """sent_id -> sentence text of the built ``language`` gold, or of a BenchIE-format ``gold`` file."""
-    if gold is not None:
-        from ...formats.benchie import read_gold
-
-        return {s.sent_id: s.text for s in read_gold(gold).sentences}
-    from ...data import load_table
-
-    table = load_table("benchie", language, "test").select(["sent_id", "sentence"])
-    return dict(zip(table.column("sent_id").to_pylist(), table.column("sentence").to_pylist()))
+def words_of(texts: list[str]) -> list[list[str]]:
+    """:func:`words` of many texts (Han characters looked for once, in all of them)."""
+    lowered = [t.lower() for t in texts]
+    if _HAN.search("\n".join(lowered)):
+        lowered = [_HAN.sub(r" \g<0> ", t) for t in lowered]
+    find = _WORD.findall
+    return [find(t) for t in lowered]
 
 
-@lru_cache(maxsize=8)
-def _sentence_words(language: str, gold: Path | None) -> dict[str, frozenset[str]]:
-    return {sid: frozenset(words(text)) for sid, text in gold_sentences(language, gold).items()}
-
-
-def place_sentences(texts: list[str], language: str, gold: Path | None = None) -> tuple[list[str], list[str]]:
-    """Sentence ids for sentence texts (``""`` where none has the same key) and the unplaced texts (first-seen order)."""
+def place_sentences(texts: list[str], index: GoldIndex) -> tuple[list[str], list[str]]:
+    """Sentence ids for sentence texts (``""`` where no gold sentence has the same key) and the
+    unplaced texts (first-seen order)."""
     from ..carb import normalize_key
 
-    by_key = {normalize_key(text): sid for sid, text in gold_sentences(language, gold).items()}
+    by_key = {normalize_key(text): sid for sid, text in zip(index.sent_ids, index.sentences)}
     ids = [by_key.get(normalize_key(t), "") for t in texts]
     unplaced = list(dict.fromkeys(t for t, i in zip(texts, ids) if not i))
     return ids, unplaced
 
 
-def closest_sentence(text: str, language: str, gold: Path | None = None) -> str:
+def closest_sentence(text: str, index: GoldIndex) -> str:
     """The gold sentence sharing the most words with ``text`` (Jaccard; first on ties)."""
     mine = set(words(text))
     best, best_score = "", -1.0
-    for sentence in gold_sentences(language, gold).values():
-        other = set(words(sentence))
+    for sentence, other in zip(index.sentences, index.sentence_words().values()):
         score = len(mine & other) / max(1, len(mine | other))
         if score > best_score:
             best, best_score = sentence, score
     return best
 
 
-def word_fit(extraction_words: list[list[str]], sent_ids: list[str], language: str, gold: Path | None = None,
-             shift: int = 0) -> np.ndarray:
+def word_fit(extraction_words: list[list[str]], sent_ids: list[str], index: GoldIndex, shift: int = 0) -> np.ndarray:
     """Per extraction, the share of its words found in its sentence (NaN: no words, or no such sentence).
 
     ``shift`` reads sentence ``int(id) + shift`` instead (to detect off-by-one ids).
     """
-    table = _sentence_words(language, gold)
+    table = index.sentence_words()
     out = np.full(len(sent_ids), np.nan)
     for k, (sid, ws) in enumerate(zip(sent_ids, extraction_words)):
         if shift:
@@ -117,18 +106,20 @@ def fitting(fit: np.ndarray) -> tuple[int, int]:
     return int((measured >= FIT).sum()), int(measured.size)
 
 
-def mismatch(extraction_words: list[list[str]], sent_ids: list[str], language: str) -> str | None:
-    """The hint naming the built gold the extractions fit instead of ``language``, or ``None``.
+def mismatch(extraction_words: list[list[str]], sent_ids: list[str], index: GoldIndex) -> str | None:
+    """The hint naming the built gold the extractions fit instead of ``index``'s, or ``None``.
 
     Tried: the other two languages (same ids), then ids shifted by one.
     """
-    for other in (lang for lang in LANGUAGE_NAMES if lang != language):
-        fit, total = fitting(word_fit(extraction_words, sent_ids, other))
+    from .index import load_index
+
+    for other in (lang for lang in LANGUAGE_NAMES if lang != index.language):
+        fit, total = fitting(word_fit(extraction_words, sent_ids, load_index(other, "default")))
         if total and fit / total >= REFUSE_BELOW:
             return (f"they fit the {LANGUAGE_NAMES[other]} sentences ({fit} of {total}): wrong language? "
                     f"pass language='{other}' (--language {other})")
     for shift, where, guess in ((1, "one id later", "0-based ids"), (-1, "one id earlier", "ids shifted by +1")):
-        fit, total = fitting(word_fit(extraction_words, sent_ids, language, shift=shift))
+        fit, total = fitting(word_fit(extraction_words, sent_ids, index, shift=shift))
         if total and fit / total >= REFUSE_BELOW:
             return f"they fit the sentences {where} ({fit} of {total}): {guess}? BenchIE ids start at '1'"
     return None

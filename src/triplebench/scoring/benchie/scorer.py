@@ -174,7 +174,7 @@ class Scoring:
             preds.relations = [norm(form, x) for x in preds.relations]
             preds.objects = [norm(form, x) for x in preds.objects]
             preds.sent_ids = [norm(form, x) for x in preds.sent_ids]
-        texts_total, texts_unplaced = self._place(preds, warnings)
+        texts_total, texts_unplaced = self._place(preds, index, warnings)
         stripped = _stripped(preds)
         m = match(preds, index, stripped)
         known = m.sent_idx >= 0
@@ -226,17 +226,17 @@ class Scoring:
             result.details["buckets"] = bucket_scores(result, load_labels(self.buckets, self.language))
         return result
 
-    def _place(self, preds: Predictions, warnings: list[str]) -> tuple[int, int]:
+    def _place(self, preds: Predictions, index: GoldIndex, warnings: list[str]) -> tuple[int, int]:
         """Give sentence-keyed extractions their ids; refuse unplaceable sentences unless allow_partial."""
         if preds.sentences is None:
             return 0, 0
-        ids, unplaced = placement.place_sentences(preds.sentences, self.language, self.gold)
+        ids, unplaced = placement.place_sentences(preds.sentences, index)
         preds.sent_ids = ids
         total = len(set(preds.sentences))
         if unplaced:
             cause = f"predicted sentences are not {placement.LANGUAGE_NAMES[self.language]} BenchIE sentences"
             if not self.allow_partial:
-                closest = placement.closest_sentence(unplaced[0], self.language, self.gold)
+                closest = placement.closest_sentence(unplaced[0], index)
                 raise CoverageError(preds.source, cause, len(unplaced), total,
                                     f"the first one, {unplaced[0][:80]!r}, is closest to {closest[:80]!r} "
                                     "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
@@ -262,11 +262,12 @@ class Scoring:
             warnings.append(f"{missing} of {given} {cause} (allow_partial): their {unknown} extractions are ignored, "
                             "as the reference does")
         rows = placement.sample(len(preds)).tolist()
-        extraction_words = [placement.words(f"{preds.subjects[k]} {preds.relations[k]} {preds.objects[k]}") for k in rows]
+        extraction_words = placement.words_of([f"{preds.subjects[k]} {preds.relations[k]} {preds.objects[k]}"
+                                               for k in rows])
         sent_ids = [preds.sent_ids[k] for k in rows]
-        fits, measured = placement.fitting(placement.word_fit(extraction_words, sent_ids, self.language, self.gold))
+        fits, measured = placement.fitting(placement.word_fit(extraction_words, sent_ids, index))
         if measured and fits / measured < placement.REFUSE_BELOW and self.gold is None:
-            hint = placement.mismatch(extraction_words, sent_ids, self.language)
+            hint = placement.mismatch(extraction_words, sent_ids, index)
             if hint is not None:
                 cause = f"{'sampled ' if len(rows) < len(preds) else ''}extractions have words mostly outside " \
                         f"their {name} gold sentence"
