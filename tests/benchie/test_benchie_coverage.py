@@ -60,7 +60,10 @@ def test_unplaceable_sentences_are_refused_with_the_closest_one(en_sentences):
         score(lowered)
     total = len({r["sentence"] for r in lowered})
     assert err.value.total == total and 0 < err.value.count < total
-    assert "closest to" in str(err.value) and "--allow-partial" in str(err.value)
+    assert "only in letter case (lowercased?" in str(err.value) and "--allow-partial" in str(err.value)
+    rewritten = [{**r, "sentence": "Completely different words here ."} if i == 0 else r for i, r in enumerate(lowered)]
+    with pytest.raises(CoverageError, match="is closest to"):
+        score(rewritten[:1])
     partial = score(lowered, allow_partial=True)
     cov = partial.coverage["predicted_sentences"]
     assert (cov.total - cov.placed, cov.total) == (err.value.count, total)

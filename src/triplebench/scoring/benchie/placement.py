@@ -77,6 +77,25 @@ def closest_sentence(text: str, index: GoldIndex) -> str:
     return best
 
 
+def unplaced_hint(text: str, index: GoldIndex) -> str:
+    """What the first unplaced sentence looks like: another Unicode form, lowercased, or closest to a gold sentence."""
+    import unicodedata
+
+    from ..carb import normalize_key
+
+    keys = {normalize_key(t): t for t in index.sentences}
+    first = f"the first one, {text[:80]!r},"
+    key = normalize_key(unicodedata.normalize("NFC", text))
+    if key in keys:
+        return f"{first} differs from a gold sentence only in Unicode normalisation (NFD? the gold is NFC)"
+    lowered = {k.lower(): t for k, t in keys.items()}
+    if key.lower() in lowered:
+        return (f"{first} differs from the gold sentence {lowered[key.lower()][:80]!r} only in letter case "
+                "(lowercased? the gold is cased)")
+    return (f"{first} is closest to {closest_sentence(text, index)[:80]!r} (sentence keys ignore spaces, PTB "
+            "brackets and ASCII punctuation only)")
+
+
 def word_fit(extraction_words: list[list[str]], sent_ids: list[str], index: GoldIndex, shift: int = 0) -> np.ndarray:
     """Per extraction, the share of its words found in its sentence (NaN: no words, or no such sentence).
 

@@ -236,10 +236,8 @@ class Scoring:
         if unplaced:
             cause = f"predicted sentences are not {placement.LANGUAGE_NAMES[self.language]} BenchIE sentences"
             if not self.allow_partial:
-                closest = placement.closest_sentence(unplaced[0], index)
                 raise CoverageError(preds.source, cause, len(unplaced), total,
-                                    f"the first one, {unplaced[0][:80]!r}, is closest to {closest[:80]!r} "
-                                    "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
+                                    placement.unplaced_hint(unplaced[0], index))
             warnings.append(f"{len(unplaced)} of {total} {cause} (allow_partial): their extractions are ignored, "
                             "as the reference ignores unknown sentences")
         return total, len(unplaced)
