@@ -2,10 +2,13 @@
 
 A module file there is an adapter of a few lines::
 
-    from triplebench.evaluate_module import TriplebenchMetric
+    from triplebench import evaluate_module
 
-    class Carb(TriplebenchMetric):
+    class Carb(evaluate_module.TriplebenchMetric):
         BENCHMARK = "carb"
+
+(the base is reached through its module because ``evaluate.load`` takes the first
+``Metric`` class in the module file's namespace).
 
 The config name of ``evaluate.load(path, config)`` sets the scorer's
 ``MetricSpec.config_option`` (CaRB split, BenchIE language, GenRES dataset);
@@ -40,6 +43,20 @@ class TriplebenchMetric(evaluate.Metric):
             features=spec.features(),
             reference_urls=list(spec.reference_urls),
         )
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:
+        """``evaluate``'s compute, refusing ``references`` where the gold is built in (never ignored)."""
+        if references is not None and "references" not in self._feature_names():
+            from .errors import InputError
+
+            raise InputError(
+                "<references>", None,
+                f"{get(self.BENCHMARK).title} scores against its own built-in gold; references= is not used "
+                "(pass gold=PATH to score against another gold file)",
+            )
+        if "references" in self._feature_names():
+            kwargs["references"] = references
+        return super().compute(predictions=predictions, **kwargs)
 
     def _compute(self, predictions: Any = None, references: Any = None, **options: Any) -> dict[str, Any]:
         scorer = self._spec()
