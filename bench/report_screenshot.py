@@ -48,7 +48,7 @@ def main() -> int:
             f"--window-size={args.width},{args.height}", f"--screenshot={args.png.resolve()}",
             args.page.resolve().as_uri(),
         ]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     if done.returncode or not args.png.is_file():
         print(done.stderr[-2000:], file=sys.stderr)
         return done.returncode or 1

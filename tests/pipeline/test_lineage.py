@@ -6,13 +6,12 @@ import anywhere in that closure makes this test fail until ``dvc.yaml`` lists it
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
-import json
 from pathlib import Path
 
 import pytest
-
 from closure import ROOT, closure, stage_entries
 from stages import covers, dvc, stages
 

@@ -71,7 +71,7 @@ def inline_svg(svg: str) -> str:
     start = svg.find("<svg")
     if start < 0:
         raise ValueError("not an SVG document")
-    return re.sub(r"<!--.*?-->", "", svg[start:], flags=re.S)
+    return re.sub(r"<!--.*?-->", "", svg[start:], flags=re.DOTALL)
 
 
 def figure(svg: str, caption: str) -> str:

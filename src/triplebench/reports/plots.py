@@ -23,8 +23,8 @@ import matplotlib
 
 matplotlib.use("svg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
 plt.rcParams.update({
     "svg.hashsalt": "triplebench",  # stable element ids: same data, same bytes

@@ -47,7 +47,7 @@ def _significance_note(pub: Published | None, error: str | None) -> str:
     if some is None:
         return ""
     return paragraph(
-        f"Cells: difference in {some.metric} (row minus column), its {int(round(some.interval.level * 100))}% paired "
+        f"Cells: difference in {some.metric} (row minus column), its {round(some.interval.level * 100)}% paired "
         f"bootstrap interval and p-value ({some.resamples} {some.unit} resamples, seed {some.seed}); green = the "
         "interval excludes 0.", note=True)
 
