@@ -1,7 +1,8 @@
-"""Numba kernels and the integer encodings they run on.
+"""Numba kernels, one module per benchmark, over integer and float arrays only.
 
-Kernels see arrays, not objects: strings are interned once into a
-:class:`~triplebench.kernels.encoding.Vocab` and ragged collections become CSR
-pairs (flat ``data`` + ``offsets``). Every ``@njit`` here uses ``cache=True``
-so a fresh process loads compiled code instead of re-running the JIT.
+Kernels see arrays, not objects: each scorer interns strings into integer ids
+once and passes ragged collections as CSR pairs (flat ``data`` + ``offsets``).
+Every ``@njit`` uses ``cache=True`` so a fresh process loads compiled code
+instead of re-running the JIT. Modules here import only numpy, numba and the
+standard library (a test checks it).
 """
