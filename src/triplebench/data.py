@@ -6,6 +6,10 @@ Hub release holds, what scorers read)::
     datasets/<benchmark>/README.md
     datasets/<benchmark>/data/<config>/<split>-00000-of-00001.parquet
 
+Where the files are is decided by :mod:`triplebench.resolver` (explicit data
+directory, ``$TRIPLEBENCH_DATA``, this checkout, the per-user release cache, the
+Hub release of the installed version).
+
 Scorers need the gold in milliseconds, so they read the parquet files directly
 with pyarrow (imported on first use) instead of going through
 ``datasets.load_dataset`` (which is what users call, and what the tests check).
@@ -16,8 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import TripleBenchError
-from .paths import dataset_dir
+from .resolver import locate, missing_error
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -35,8 +38,12 @@ def parquet_relpath(config: str, split: str) -> str:
 
 
 def parquet_path(benchmark: str, config: str, split: str) -> Path:
-    """Absolute path of the built parquet file of ``benchmark/config/split``."""
-    return dataset_dir(benchmark) / parquet_relpath(config, split)
+    """Path of the parquet file of ``benchmark/config/split``, found by :func:`triplebench.resolver.locate`.
+
+    When no place holds it, the path it would have in the first place searched
+    (``.is_file()`` is then False).
+    """
+    return locate(benchmark, parquet_relpath(config, split))
 
 
 def load_table(benchmark: str, config: str, split: str) -> "pa.Table":
@@ -45,15 +52,13 @@ def load_table(benchmark: str, config: str, split: str) -> "pa.Table":
     Raises
     ------
     TripleBenchError
-        When the file is not built (the message says how to build or get it).
+        When no place holds the file (the message says where it looked and how to get it).
     """
     import pyarrow.parquet as pq
 
     path = parquet_path(benchmark, config, split)
     if not path.is_file():
-        raise TripleBenchError(
-            f"{path}: {benchmark}/{config}/{split} is not built; run `dvc repro` (or `make`) in the project root"
-        )
+        raise missing_error(benchmark, config, split)
     return pq.read_table(path)
 
 

@@ -1,0 +1,75 @@
+"""Download a release's datasets into the per-user cache the scorers read.
+
+    triplebench download                          # hf://<org> release of the installed version
+    triplebench download --from ORG --version 1.0.0
+    triplebench download --from https://host/triplebench.git
+    triplebench download --from /srv/git/triplebench.git
+
+After it, scoring works from any directory without a checkout (also offline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ..errors import TripleBenchError
+from ..io import replace_directory, staging_directory
+from ..release.tree import BENCHMARKS
+from ..resolver import fetch_hub_release, hub_org, installed_version, release_cache
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``download`` arguments to ``parser``."""
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--from", dest="source", default=None, metavar="HUB_ORG | GIT_URL | PATH", help=f"where the release is (default: Hub organisation {hub_org()})")
+    parser.add_argument("--version", dest="release", default=None, metavar="V", help=f"release version (default: the installed {installed_version()})")
+    parser.add_argument("--benchmark", action="append", choices=BENCHMARKS, help="only this benchmark (repeatable)")
+
+
+def _is_git(source: str) -> bool:
+    return "://" in source or source.startswith("git@") or source.endswith(".git") or Path(source).expanduser().exists()
+
+
+def _from_git(source: str, version: str, benchmarks: list[str], cache: Path) -> None:
+    with tempfile.TemporaryDirectory(prefix="triplebench-download-") as scratch:
+        clone = Path(scratch) / "release"
+        done = subprocess.run(
+            ["git", "clone", "--quiet", "--depth", "1", "--branch", f"v{version}", source, str(clone)], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise TripleBenchError(f"{source}: cannot clone tag v{version} ({done.stderr.strip()})")
+        for benchmark in benchmarks:
+            folder = clone / "datasets" / benchmark
+            if not folder.is_dir():
+                raise TripleBenchError(f"{source}@v{version}: has no datasets/{benchmark}")
+            staging = staging_directory(cache / benchmark)
+            shutil.copytree(folder, staging, dirs_exist_ok=True)
+            replace_directory(staging, cache / benchmark)
+
+
+def _from_hub(org: str, version: str, benchmarks: list[str], cache: Path) -> None:
+    for benchmark in benchmarks:
+        staging = staging_directory(cache / benchmark)
+        fetch_hub_release(org, benchmark, version, staging)
+        shutil.rmtree(staging / ".cache", ignore_errors=True)
+        replace_directory(staging, cache / benchmark)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fill the release cache; return the exit status."""
+    version = args.release or installed_version()
+    benchmarks = args.benchmark or list(BENCHMARKS)
+    cache = release_cache(version)
+    cache.mkdir(parents=True, exist_ok=True)
+    source = args.source or hub_org()
+    if _is_git(source):
+        _from_git(source, version, benchmarks, cache)
+    else:
+        _from_hub(source.removeprefix("hf://").strip("/"), version, benchmarks, cache)
+    print(f"triplebench {version}: {', '.join(benchmarks)} -> {cache}")
+    return 0

@@ -1,0 +1,59 @@
+"""Release the built datasets and evaluate modules as version VERSION (tag vVERSION).
+
+    triplebench release 1.0.0 --to hf://ORG --dry-run     # print the exact Hub calls
+    triplebench release 1.0.0 --to /srv/git/triplebench.git
+    triplebench release 1.0.0 --to git@host:org/triplebench.git
+
+Run inside the checkout after `make`. The version rule is checked against the
+target's previous release (gold rows changed: major; config added: minor; cards
+only: patch). TACRED text (LDC) stays out unless --include-restricted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from ..errors import TripleBenchError
+from ..paths import project_root
+from ..release import publish, tree
+from ..resolver import hub_org
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``release`` arguments to ``parser``."""
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("version", metavar="VERSION", help="MAJOR.MINOR.PATCH; tagged vVERSION")
+    parser.add_argument("--to", default=None, metavar="hf://ORG | GIT_URL | PATH", help=f"where to publish (default hf://{hub_org()})")
+    parser.add_argument("--dry-run", action="store_true", help="check everything and print the operations; change nothing")
+    parser.add_argument("--include-restricted", action="store_true", help="keep TACRED (LDC) text; only for targets whose users hold the licence")
+    parser.add_argument("--out", metavar="DIR", default=None, help="also keep the assembled release tree in DIR (must not exist)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Assemble the release tree from the checkout and publish it; return the exit status."""
+    root = project_root()
+    if not (root / "dvc.yaml").is_file():
+        raise TripleBenchError(f"{root}: not a triplebench checkout; run `triplebench release` inside the built checkout")
+    target = args.to or f"hf://{hub_org()}"
+    with tempfile.TemporaryDirectory(prefix="triplebench-tree-") as scratch:
+        out = Path(args.out) if args.out else Path(scratch) / "tree"
+        if out.exists():
+            raise TripleBenchError(f"{out}: exists; --out needs a new directory")
+        built = tree.assemble(root, out, args.version, include_restricted=args.include_restricted)
+        for benchmark, configs in built.left_out.items():
+            for name in configs:
+                print(f"# left out: {benchmark}/{name} (restricted; --include-restricted keeps it)")
+        for benchmark, configs in built.filtered.items():
+            if configs:
+                print(f"# restricted rows removed from {benchmark}: {', '.join(configs)}")
+        if target.startswith("hf://"):
+            changes = publish.to_hub(out, target.removeprefix("hf://").strip("/"), args.version, dry_run=args.dry_run, echo=print)
+        else:
+            changes = publish.to_git(out, target, args.version, dry_run=args.dry_run, echo=print)
+    for line in changes:
+        print(f"# {line}")
+    print(f"{'would release' if args.dry_run else 'released'} v{args.version} to {target}")
+    return 0
