@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet "torch==2.13.0"
-	$(BIN)/pip install --quiet -e ".[genres,test]"
+	$(BIN)/pip install --quiet -e ".[pipeline,genres,test]"
 	touch $(STAMP)
 
 data: $(STAMP)

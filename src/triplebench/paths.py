@@ -1,8 +1,10 @@
 """Where things live: the project root, the built datasets, the raw area, reports.
 
 A triplebench checkout is a DVC project; commands run from anywhere inside it.
-``TRIPLEBENCH_ROOT`` overrides the search (useful for an installed package that
-points at a separate built tree).
+``TRIPLEBENCH_ROOT`` overrides the search for the pipeline's commands. Scorers do
+not read :func:`datasets_dir` directly: they find gold data through
+:mod:`triplebench.resolver` (``--data``, ``TRIPLEBENCH_DATA``, this checkout, the
+release cache, the Hub release), which also works without any checkout.
 """
 
 from __future__ import annotations
@@ -43,18 +45,22 @@ def schemas_dir() -> Path:
 
 
 def datasets_dir() -> Path:
+    """``datasets/`` of the project root (where the builders write)."""
     return project_root() / "datasets"
 
 
 def dataset_dir(benchmark: str) -> Path:
+    """``datasets/<benchmark>/`` of the project root (one dataset repo)."""
     return datasets_dir() / benchmark
 
 
 def raw_dir(benchmark: str) -> Path:
+    """``raw/<benchmark>/``: the fetched upstream files."""
     return project_root() / "raw" / benchmark
 
 
 def reports_dir() -> Path:
+    """``reports/``: the pipeline's report outputs."""
     return project_root() / "reports"
 
 

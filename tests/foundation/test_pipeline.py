@@ -1,4 +1,4 @@
-"""The DVC pipeline end to end: no-op reruns, byte-identical forced rebuilds, push/pull, dag, summary.
+"""The DVC pipeline end to end: no-op reruns, byte-identical forced rebuilds, push then pull in a fresh clone, dag, summary.
 
 `make test` has already run `dvc repro` in the checkout; the rebuild checks run in a
 scratch copy of the project so the checkout itself is never modified.
@@ -82,18 +82,25 @@ def test_forced_rebuild_is_byte_identical_and_rerun_is_noop(scratch: Path, upstr
     assert "up to date" in again, again
 
 
-def test_push_then_pull_restores_the_data(scratch: Path, upstream: Path) -> None:
+def test_push_then_fresh_clone_pulls_identical_data(scratch: Path, upstream: Path, tmp_path: Path) -> None:
+    """The default remote (`~/.local/share/triplebench/dvc-remote`, see .dvc/config) is outside the work
+    tree, so a fresh clone elsewhere on the same machine pulls what the first one pushed, byte for byte."""
+    home = {"HOME": str(tmp_path / "home")}
     run([str(BIN / "dvc"), "repro", *DATASET_TARGETS], scratch, {"TRIPLEBENCH_MIRROR": str(upstream)})
     digests = parquet_digests(scratch)
     assert digests, "the scratch build produced no parquet"
     build_stages = [f"build_{benchmark}" for benchmark in BENCHMARKS]
-    run([str(BIN / "dvc"), "push", *build_stages], scratch)
-    assert (scratch / ".dvcstore").is_dir(), "the default remote is the local .dvcstore directory"
-    shutil.rmtree(scratch / ".dvc" / "cache")
-    for benchmark in BENCHMARKS:
-        shutil.rmtree(scratch / "datasets" / benchmark / "data")
-    run([str(BIN / "dvc"), "pull", *build_stages], scratch)
-    assert parquet_digests(scratch) == digests
+    run([str(BIN / "dvc"), "push", *build_stages], scratch, home)
+    remote = tmp_path / "home" / ".local" / "share" / "triplebench" / "dvc-remote"
+    assert any(remote.rglob("*")), f"dvc push stored nothing in the default remote {remote}"
+    assert not list(scratch.glob(".dvcstore")), "the remote must not live inside the work tree"
+    run(["git", "add", "--all"], scratch)
+    run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "built"], scratch)
+    fresh = tmp_path / "elsewhere" / "triplebench"
+    run(["git", "clone", "-q", str(scratch), str(fresh)], tmp_path)
+    assert not parquet_digests(fresh), "a fresh clone has no parquet before dvc pull"
+    run([str(BIN / "dvc"), "pull", *build_stages], fresh, home)
+    assert parquet_digests(fresh) == digests
 
 
 def test_dag_is_fetch_build_validate_per_benchmark(scratch: Path) -> None:
