@@ -5,7 +5,9 @@ such as license, task_categories, language, pretty_name; prose on what a row is
 and how to score it). Two parts are derived from the build and rewritten on every
 build, so they can never disagree with the parquet files:
 
-* the YAML ``configs:`` list (one entry per built config, ``data_files`` per split);
+* the YAML ``configs:`` list (one entry per built config, ``data_files`` per split;
+  the config marked ``default: true`` in the hand-written card stays the default,
+  else the first config becomes it) and ``size_categories`` (from the row count);
 * the block between ``<!-- triplebench:generated:start -->`` and
   ``<!-- triplebench:generated:end -->``: configs/splits/rows/bytes/sha256, the
   upstream pins and missing optional sources, and the citation.
@@ -29,6 +31,8 @@ END = "<!-- triplebench:generated:end -->"
 
 @dataclass(frozen=True)
 class BuiltFile:
+    """One written parquet file: its config, split, path below the benchmark folder and row count."""
+
     config: str
     split: str
     relpath: str  # below datasets/<benchmark>/
@@ -54,7 +58,41 @@ def split_front_matter(text: str, where: Path) -> tuple[dict, str]:
     return meta, text[end + 5 :]
 
 
+#: the Hub's size categories: (upper bound of the row count, label)
+SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
+                   (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"),
+                   (10**10, "1B<n<10B"), (10**11, "10B<n<100B"), (10**12, "100B<n<1T"))
+
+
+def size_category(rows: int) -> str:
+    """The Hub's ``size_categories`` label of a dataset with ``rows`` rows in all.
+
+    Examples
+    --------
+    >>> size_category(11_574)
+    '10K<n<100K'
+    """
+    for bound, label in SIZE_CATEGORIES:
+        if rows < bound:
+            return label
+    return "n>1T"
+
+
+def mark_default(configs: list[dict], default: str | None) -> list[dict]:
+    """``configs`` with exactly one entry marked ``default: true``: ``default`` if present, else the first."""
+    names = [c["config_name"] for c in configs]
+    chosen = default if default in names else (names[0] if names else None)
+    out = []
+    for entry in configs:
+        entry = {k: v for k, v in entry.items() if k != "default"}
+        if entry["config_name"] == chosen:
+            entry = {"config_name": entry["config_name"], "default": True, **{k: v for k, v in entry.items() if k != "config_name"}}
+        out.append(entry)
+    return out
+
+
 def configs_yaml(specs: list[ConfigSpec], built: list[BuiltFile]) -> list[dict]:
+    """The card's ``configs:`` entries of the built files, in the builder's config/split order."""
     entries = []
     for spec in specs:
         files = [b for b in built if b.config == spec.name]
@@ -109,7 +147,9 @@ def update_card(
     """Rewrite the derived parts of ``card`` in place (the rest is kept verbatim)."""
     check_card(card, benchmark)
     meta, body = split_front_matter(card.read_text(encoding="utf-8"), card)
-    meta["configs"] = configs_yaml(specs, built)
+    default = next((c["config_name"] for c in meta.get("configs", []) if c.get("default")), None)
+    meta["configs"] = mark_default(configs_yaml(specs, built), default)
+    meta["size_categories"] = [size_category(sum(b.rows for b in built))]
     block = generated_block(card.parent, specs, built, pins, missing or [])
     if START in body and END in body:
         head, rest = body.split(START, 1)
