@@ -46,6 +46,20 @@ def parquet_path(benchmark: str, config: str, split: str) -> Path:
     return locate(benchmark, parquet_relpath(config, split))
 
 
+def require_parquet(benchmark: str, config: str, split: str) -> Path:
+    """:func:`parquet_path`, or the one "not found; here is how to get it" error when no place has it.
+
+    Raises
+    ------
+    TripleBenchError
+        Where it was looked for and how to get the data (``triplebench download``, ``--data``, ...).
+    """
+    path = parquet_path(benchmark, config, split)
+    if not path.is_file():
+        raise missing_error(benchmark, config, split)
+    return path
+
+
 def load_table(benchmark: str, config: str, split: str) -> "pa.Table":
     """The built table of ``benchmark/config/split``.
 
@@ -56,10 +70,7 @@ def load_table(benchmark: str, config: str, split: str) -> "pa.Table":
     """
     import pyarrow.parquet as pq
 
-    path = parquet_path(benchmark, config, split)
-    if not path.is_file():
-        raise missing_error(benchmark, config, split)
-    return pq.read_table(path)
+    return pq.read_table(require_parquet(benchmark, config, split))
 
 
 def load_records(benchmark: str, config: str, split: str) -> list[dict]:
