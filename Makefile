@@ -13,7 +13,7 @@ all: data
 
 # The default pipeline: every dataset (fetch -> build -> validate) and the report
 # stages that take seconds. The model-heavy stages are `make models`.
-DEFAULT_STAGES := validate_carb validate_benchie validate_robust validate_genres validate_combo \
+DEFAULT_STAGES := validate@carb validate@benchie validate@robust validate@genres validate@combo \
                   report_carb report_benchie report_combo
 MODEL_STAGES   := report_genres report_combo_minilm
 

@@ -61,21 +61,21 @@ def default_stages() -> list[str]:
 def test_checkout_is_up_to_date(built: Path) -> None:
     """`make` ran `dvc repro`; a second one has nothing to do."""
     stages = default_stages()
-    assert {f"validate_{b}" for b in BENCHMARKS} <= set(stages)
+    assert {f"validate@{b}" for b in BENCHMARKS} <= set(stages)
     out = run([str(BIN / "dvc"), "status", *stages], ROOT).stdout
     assert "up to date" in out, out
 
 
 # The dataset stages (fetch -> build -> validate); the scoring report stages are
 # exercised by their benchmarks' tests and by `make`'s own `dvc repro`.
-DATASET_TARGETS = [f"validate_{benchmark}" for benchmark in BENCHMARKS]
+DATASET_TARGETS = [f"validate@{benchmark}" for benchmark in BENCHMARKS]
 
 
 def test_forced_rebuild_is_byte_identical_and_rerun_is_noop(scratch: Path, upstream: Path, built: Path) -> None:
     env = {"TRIPLEBENCH_MIRROR": str(upstream)}
     forced = run([str(BIN / "dvc"), "repro", "--force", *DATASET_TARGETS], scratch, env).stdout
     for benchmark in BENCHMARKS:
-        assert f"Running stage 'build_{benchmark}'" in forced, forced
+        assert f"Running stage 'build@{benchmark}'" in forced, forced
     assert parquet_digests(scratch) == parquet_digests(ROOT), "a fresh build differs from the checkout's"
     again = run([str(BIN / "dvc"), "repro", *DATASET_TARGETS], scratch, env).stdout
     assert "Running stage" not in again, again
@@ -89,7 +89,7 @@ def test_push_then_fresh_clone_pulls_identical_data(scratch: Path, upstream: Pat
     run([str(BIN / "dvc"), "repro", *DATASET_TARGETS], scratch, {"TRIPLEBENCH_MIRROR": str(upstream)})
     digests = parquet_digests(scratch)
     assert digests, "the scratch build produced no parquet"
-    build_stages = [f"build_{benchmark}" for benchmark in BENCHMARKS]
+    build_stages = [f"build@{benchmark}" for benchmark in BENCHMARKS]
     run([str(BIN / "dvc"), "push", *build_stages], scratch, home)
     remote = tmp_path / "home" / ".local" / "share" / "triplebench" / "dvc-remote"
     assert any(remote.rglob("*")), f"dvc push stored nothing in the default remote {remote}"
