@@ -1,6 +1,5 @@
 import evaluate
 from evaluate.utils import launch_gradio_widget
 
-
 module = evaluate.load("genres.py")
 launch_gradio_widget(module)

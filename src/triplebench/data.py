@@ -60,7 +60,7 @@ def require_parquet(benchmark: str, config: str, split: str) -> Path:
     return path
 
 
-def load_table(benchmark: str, config: str, split: str) -> "pa.Table":
+def load_table(benchmark: str, config: str, split: str) -> pa.Table:
     """The built table of ``benchmark/config/split``.
 
     Raises

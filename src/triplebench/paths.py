@@ -10,13 +10,13 @@ release cache, the Hub release), which also works without any checkout.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def project_root() -> Path:
     """The directory holding ``dvc.yaml`` and ``datasets/``.
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .errors import TripleBenchError
 from .paths import PACKAGE_DIR, cache_dir, project_root

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import TripleBenchError
 from ..paths import project_root
 from ..release import publish, tree
-from ..resolver import hub_org
+from ..resolver import hub_org, installed_version
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
     if not (root / "dvc.yaml").is_file():
         raise TripleBenchError(f"{root}: not a triplebench checkout; run `triplebench release` inside the built checkout")
     target = args.to or f"hf://{hub_org()}"
+    if args.version != installed_version():
+        print(f"# note: the installed package is {installed_version()}; the Spaces pin triplebench=={args.version} "
+              f"and a package {args.version} reads release v{args.version}: publish that package version too")
     with tempfile.TemporaryDirectory(prefix="triplebench-tree-") as scratch:
         out = Path(args.out) if args.out else Path(scratch) / "tree"
         if out.exists():

@@ -24,7 +24,7 @@ SPACE_KEYS = ("title", "emoji", "colorFrom", "colorTo", "sdk", "sdk_version", "a
 
 def split_card(text: str, where: str) -> tuple[dict, str]:
     """``(metadata, body)`` of a card that starts with a YAML front matter block."""
-    match = re.match(r"---\n(.*?\n)---\n", text, flags=re.S)
+    match = re.match(r"---\n(.*?\n)---\n", text, flags=re.DOTALL)
     if not match:
         raise TripleBenchError(f"{where}: a card starts with a YAML front matter block between --- lines")
     return yaml.safe_load(match.group(1)) or {}, text[match.end() :]
@@ -44,7 +44,7 @@ def changelog_section(changelog: str, version: str) -> str:
     TripleBenchError
         When CHANGELOG.md has no section for ``version`` (a release says what changed).
     """
-    match = re.search(rf"^## \[{re.escape(version)}\][^\n]*\n(.*?)(?=^## \[|\Z)", changelog, flags=re.M | re.S)
+    match = re.search(rf"^## \[{re.escape(version)}\][^\n]*\n(.*?)(?=^## \[|\Z)", changelog, flags=re.MULTILINE | re.DOTALL)
     if not match or not match.group(1).strip():
         raise TripleBenchError(f"CHANGELOG.md: add a `## [{version}]` section saying what changed before releasing {version}")
     return match.group(1).strip()
@@ -99,7 +99,6 @@ def space_app(benchmark: str) -> str:
     return (
         "import evaluate\n"
         "from evaluate.utils import launch_gradio_widget\n"
-        "\n"
         "\n"
         f'module = evaluate.load("{benchmark}.py")\n'
         "launch_gradio_widget(module)\n"
