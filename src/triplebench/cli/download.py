@@ -58,7 +58,11 @@ def _from_git(source: str, version: str, benchmarks: list[str], cache: Path) -> 
 def _from_hub(org: str, version: str, benchmarks: list[str], cache: Path) -> None:
     for benchmark in benchmarks:
         staging = staging_directory(cache / benchmark)
-        fetch_hub_release(org, benchmark, version, staging)
+        try:
+            fetch_hub_release(org, benchmark, version, staging)
+        except TripleBenchError:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         shutil.rmtree(staging / ".cache", ignore_errors=True)
         replace_directory(staging, cache / benchmark)
 

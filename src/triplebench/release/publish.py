@@ -152,12 +152,14 @@ def to_hub(tree: Path, org: str, version: str, *, dry_run: bool, echo: Print) ->
     api = HfApi()
     try:
         previous, before = _hub_previous(api, tree, org)
-    except Exception as exc:
+        changes = versioning.check(previous, before, version, versioning.manifest(tree))
+    except TripleBenchError:
+        raise
+    except Exception as exc:  # any Hub failure: a dry run says so, a real run stops
         if not dry_run:
             raise TripleBenchError(f"hf://{org}: cannot read the previous release to check the version rule ({exc})") from exc
         echo(f"# version rule not checked: the previous release on hf://{org} is not readable ({type(exc).__name__})")
-        previous, before = None, None
-    changes = versioning.check(previous, before, version, versioning.manifest(tree))
+        changes = []
     for method, kwargs in hub_operations(tree, org, version):
         echo(f"HfApi().{method}({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})")
         if not dry_run:
