@@ -217,3 +217,19 @@ def test_release_refuses_a_version_without_a_changelog_section(built: Path, tmp_
     root = _root(tmp_path, ("1.0.0",))
     with pytest.raises(TripleBenchError, match=r"CHANGELOG.md: add a `## \[1.0.1\]` section"):
         tree.assemble(root, tmp_path / "out", "1.0.1", benchmarks=("carb",))
+
+
+def test_checkout_cards_parse_with_hub_card_classes_and_match_the_data(built: Path) -> None:
+    from triplebench.builders.card import size_category
+
+    for benchmark in tree.BENCHMARKS:
+        folder = ROOT / "datasets" / benchmark
+        meta = DatasetCard.load(folder / "README.md").data.to_dict()
+        assert [c["config_name"] for c in meta["configs"] if c.get("default")] != [], benchmark
+        assert sum(bool(c.get("default")) for c in meta["configs"]) == 1, benchmark
+        assert "license_details" not in meta, benchmark
+        rows = sum(pq.ParquetFile(folder / f["path"]).metadata.num_rows for c in meta["configs"] for f in c["data_files"])
+        assert meta["size_categories"] == [size_category(rows)], benchmark
+        RepoCard.load(ROOT / "metrics" / benchmark / "README.md")
+    genres = (ROOT / "datasets" / "genres" / "README.md").read_text(encoding="utf-8")
+    assert genres.count("⚠ **TACRED (LDC):**") == 4
