@@ -34,6 +34,8 @@ def _extra_options(benchmark: str) -> tuple[Option, ...]:
 
 def _common_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", metavar="PATH", help="score against this gold file instead of the built dataset")
+    parser.add_argument("--data", metavar="DIR", help="read the built datasets from DIR (a release or a checkout) "
+                        "instead of searching $TRIPLEBENCH_DATA, this checkout, the release cache and the Hub")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (fractions)")
 
 
@@ -78,8 +80,35 @@ def _score_all(spec: BenchmarkSpec, args: argparse.Namespace, files: list[str], 
     return [(name, scorer.score(predictions, gold=args.gold, **options)) for name, predictions in named]
 
 
+def _labels(names: list[str]) -> list[str]:
+    """File names without folders when those are unique, else the names as given."""
+    from pathlib import PurePath
+
+    short = [PurePath(n).name for n in names]
+    return short if len(set(short)) == len(short) else names
+
+
+def _data_location(args: argparse.Namespace):
+    from contextlib import nullcontext
+
+    from ..resolver import use_data
+
+    return use_data(args.data) if args.data else nullcontext()
+
+
 def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     """Score every file; print one result or one table."""
+    with _data_location(args):
+        return _run_score(spec, args)
+
+
+def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+    """Compare A with each B."""
+    with _data_location(args):
+        return _run_compare(spec, args)
+
+
+def _run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     from ..scoring.result import format_many
 
     options = from_namespace(spec.options(), args)
@@ -90,15 +119,14 @@ def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     elif len(named) == 1:
         print(named[0][1].format())
     else:
-        print(format_many([r for _, r in named], [n for n, _ in named]))
+        print(format_many([r for _, r in named], _labels([n for n, _ in named])))
     module = extras(spec.name)
     if module and hasattr(module, "after"):
         module.after(args, named)
     return 0
 
 
-def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
-    """Compare A with each B."""
+def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     from ..scoring.significance import compare
 
     options = from_namespace(spec.options(), args)

@@ -97,15 +97,15 @@ def _parquet_rows(split: str) -> list:
     ]
 
 
-@lru_cache(maxsize=4)
 def built_gold(split: str) -> GoldData:
-    """The gold of ``split`` from the built dataset (read once per process)."""
-    from ...data import parquet_path
-    from ...errors import TripleBenchError
+    """The gold of ``split`` from the built dataset (read once per process and location)."""
+    from ...data import require_parquet
 
-    parquet = parquet_path(BENCHMARK, "gold", split)
-    if not parquet.is_file():
-        raise TripleBenchError(f"{parquet}: carb/gold/{split} is not built; run `dvc repro` (or `make`) in the project root")
+    return _built_gold_at(split, require_parquet(BENCHMARK, "gold", split))
+
+
+@lru_cache(maxsize=4)
+def _built_gold_at(split: str, parquet: Path) -> GoldData:
     return _from_rows(_verified_cache(f"gold-{split}", [parquet], lambda: _parquet_rows(split)), "dataset")
 
 
