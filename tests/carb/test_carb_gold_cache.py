@@ -16,9 +16,9 @@ OPENIE5 = ("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")
 @pytest.fixture()
 def fresh_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path))
-    gold_module.built_gold.cache_clear()
+    gold_module._built_gold_at.cache_clear()
     yield tmp_path
-    gold_module.built_gold.cache_clear()
+    gold_module._built_gold_at.cache_clear()
 
 
 @pytest.mark.parametrize("tamper", ["empty rows", "half the rows", "not json", "a directory"])
@@ -36,7 +36,7 @@ def test_a_wrong_cache_is_rebuilt_and_changes_no_number(built, fresh_cache, tamp
     else:
         cache.unlink()
         cache.mkdir()
-    gold_module.built_gold.cache_clear()
+    gold_module._built_gold_at.cache_clear()
     assert carb.CarbScorer("test").score(upstream_file(*OPENIE5), fmt="openie5").scores == expected
     if tamper != "a directory":
         assert len(json.loads(cache.read_text().split("\n", 1)[1])) == 641  # healed
