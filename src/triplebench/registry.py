@@ -48,7 +48,7 @@ class Display:
 
     def describe(self) -> str:
         """The unit line of a table header."""
-        return f"{'percent' if self.percent else 'fractions'}, {self.decimals} decimals"
+        return f"{'percent' if self.percent else 'fractions'}, {self.decimals} decimal{'s' * (self.decimals != 1)}"
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,9 @@ REGISTRY: dict[str, BenchmarkSpec] = {
                       ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"), Display(False, 3)),
         BenchmarkSpec("genres", "GenRES", "triplebench.scoring.genres", ("dataset",), "text", "FS",
                       ("TS", "US", "FS", "GS", "CS"), Display(True, 1)),
-        BenchmarkSpec("combo", "ComBO", "triplebench.scoring.combo", ("split", "subtask"), None, "avg",
-                      (), Display(True, 1)),
+        BenchmarkSpec("combo", "ComBO", "triplebench.scoring.combo", ("split", "subtask"), None, "npc_e_subj.avg",
+                      ("npc_e_subj.avg", "npc_e_obj.avg", "rpc.avg", "npc_o_subj.avg", "npc_o_subj.j_avg",
+                       "npc_o_obj.avg", "npc_o_obj.j_avg"), Display(True, 2)),
     )
 }
 

@@ -50,7 +50,7 @@ def test_grid_search_picks_the_best_tried_threshold() -> None:
     x = np.vstack([np.random.default_rng(5).standard_normal((1, 6)) + 0.05 * np.random.default_rng(i).standard_normal((5, 6))
                    for i in range(4)])
     gold = GoldTask.from_mapping("npc_e_subj", {f"{i}h": f"Q{i // 5}" for i in range(20)})
-    th, best, curve = base.grid_search(gold, gold.mentions, base.linkage(x), "validation")
+    th, best, curve = base.grid_search(gold, gold.mentions, base.linkage(x))
     assert best.avg == max(p["avg"] for p in curve)
     assert th == next(p["threshold"] for p in curve if p["avg"] == best.avg)  # first best wins
 

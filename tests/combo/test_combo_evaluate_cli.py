@@ -11,10 +11,8 @@ import pytest
 
 from triplebench.cli.main import main
 from triplebench.formats.combo import write_predictions_jsonl
-from triplebench.scoring.combo import load_gold, score
-
-FIELDS = ("macro", "micro", "pair")
-
+from triplebench.errors import InputError
+from triplebench.scoring.combo import load_gold, score, score_task
 
 @pytest.fixture(scope="module")
 def module(project_root):
@@ -35,23 +33,29 @@ def random_prediction(rng, mentions, k=300):
 def test_evaluate_equals_scorer(module, clusters, task) -> None:
     rows = clusters.filter(lambda r: r["task"] == task)
     pred = random_prediction(np.random.default_rng(1), rows["mention"])
-    got = module.compute(predictions=[pred[m] for m in rows["mention"]], references=rows["clusters"], subtask=task)
-    want = score(pred, task).subtasks[task]
-    for name in FIELDS:
-        prf = getattr(want, name)
-        assert (got[f"{name}_precision"], got[f"{name}_recall"], got[f"{name}_f1"]) == (prf.precision, prf.recall, prf.f1)
-    assert got["avg"] == want.avg
-    if want.jaccard is not None:
-        assert (got["j_g_to_p"], got["j_p_to_g"]) == (want.jaccard.g_to_p, want.jaccard.p_to_g)
+    got = module.compute(predictions=[pred[m] for m in rows["mention"]], references=rows["clusters"], subtask=task,
+                         mentions=rows["mention"])
+    want = score({task: pred})
+    assert got["scores"] == want.scores
+    assert got["details"] == want.details and got["coverage"] == {k: v.to_dict() for k, v in want.coverage.items()}
 
 
 def test_evaluate_all_tasks_and_overlapping(module, clusters) -> None:
     got = module.compute(predictions=[[c for c in cs] for cs in clusters["clusters"]], references=clusters["clusters"],
                          tasks=clusters["task"], mentions=clusters["mention"])
     for task in ("npc_e_subj", "npc_e_obj", "rpc"):
-        assert got[f"{task}/avg"] == 1.0 and got[f"{task}/pair_f1"] == 1.0
+        assert got["scores"][f"{task}.avg"] == 1.0 and got["scores"][f"{task}.pair_f1"] == 1.0
     for task in ("npc_o_subj", "npc_o_obj"):
-        assert got[f"{task}/avg_jaccard"] == 1.0 and got[f"{task}/macro_f1"] is None
+        assert got["scores"][f"{task}.j_avg"] == 1.0 and f"{task}.macro_f1" not in got["scores"]
+
+
+def test_evaluate_refuses_what_the_scorer_refuses(module) -> None:
+    with pytest.raises(InputError, match="option 'missing'"):
+        module.compute(predictions=["a"], references=[["Q1"]], subtask="npc_e_subj", missing="sometimes")
+    with pytest.raises(InputError, match="exactly one cluster"):
+        module.compute(predictions=["a"], references=[["Q1", "Q2"]], subtask="npc_e_subj")
+    with pytest.raises(InputError, match="exactly one of subtask"):
+        module.compute(predictions=["a"], references=[["Q1"]])
 
 
 def test_cli_json_equals_scorer(built, tmp_path, capsys) -> None:
@@ -62,17 +66,21 @@ def test_cli_json_equals_scorer(built, tmp_path, capsys) -> None:
     write_predictions_jsonl(preds, path)
     assert main(["score", "combo", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == json.loads(score(preds).to_json())
-    assert main(["score", "combo", str(path), "--subtask", "npc_e_obj", "--reference-report"]) == 0
-    ref = json.loads(capsys.readouterr().out)
-    r = score(preds, "npc_e_obj").subtasks["npc_e_obj"]
-    assert ref["npc_e_obj"]["micro_f1"] == round(r.micro.f1, 4) and ref["npc_e_obj"]["n_pred"] == r.n_pred
+    assert out == {"system": str(path), **json.loads(score(preds).to_json())}
+    assert main(["score", "combo", str(path), "--subtask", "npc_e_obj", "--json"]) == 0
+    ref = json.loads(capsys.readouterr().out)["details"]["subtasks"]
+    r = score_task(gold["npc_e_obj"], preds["npc_e_obj"])
+    assert list(ref) == ["npc_e_obj"]
+    assert ref["npc_e_obj"]["reference"]["micro_f1"] == round(r.micro.f1, 4) and ref["npc_e_obj"]["predicted_clusters"] == r.n_pred
+    assert main(["score", "combo", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "percent, 2 decimals" in text and f"{100 * r.avg:.2f}" in text
 
 
 def test_cli_gold_as_prediction_and_errors(built, tmp_path, capsys) -> None:
     assert main(["score", "combo", "--gold-as-prediction", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["subtasks"]["npc_e_subj"]["avg"] == 1.0 and out["subtasks"]["npc_o_obj"]["avg_jaccard"] == 1.0
+    assert out["scores"]["npc_e_subj.avg"] == 1.0 and out["scores"]["npc_o_obj.j_avg"] == 1.0
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"task": "rpc", "mention": "19r", "cluster": "a"}\n{"task": "rpc", "mention": 20, "cluster": "a"}\n')
     assert main(["score", "combo", str(bad)]) == 2
@@ -80,4 +88,7 @@ def test_cli_gold_as_prediction_and_errors(built, tmp_path, capsys) -> None:
     assert "bad.jsonl:2" in err and "mention" in err
     before = sorted(p.name for p in tmp_path.iterdir())
     assert main(["score", "combo"]) == 2
+    assert main(["score", "combo", "--split", "../../etc/passwd", "--gold-as-prediction"]) == 2
+    assert "option 'split'" in capsys.readouterr().err
+    assert main(["compare", "combo", str(bad), str(bad)]) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == before

