@@ -27,17 +27,15 @@ Pipeline, as in the paper and jeffchy/COMBO ``src_dataset/{main,cluster}.py``:
 NPC-O uses the subject/object embeddings and hierarchies of NPC-E (the reference
 embeds ``hi``/``ti`` exactly like ``h``/``t``).
 
-Run ``python -m triplebench.baselines.combo --help``.
+The DVC stages ``report_combo`` and ``report_combo_minilm`` run these baselines through
+``triplebench report combo`` (:mod:`triplebench.reports.combo`).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -282,43 +280,3 @@ def run_baselines(embedders: list[str], seeds: int, form: str, tune_split: str =
         print(f"{name}: {n} run(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         curves[name] = runs[0]["curves"]
     return {"report": report, "curves": curves}
-
-
-def write_outputs(result: dict[str, Any], out: Path, plots: Path | None) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(result["report"], indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    if plots is not None:
-        rows = ["baseline,subtask,threshold,avg,n_pred"]
-        for name, per_task in result["curves"].items():
-            for task, curve in per_task.items():
-                for p in sorted(curve, key=lambda c: c["threshold"]):
-                    rows.append(f"{name},{task},{p['threshold']:.4f},{p['avg']:.6f},{p['n_pred']}")
-        plots.parent.mkdir(parents=True, exist_ok=True)
-        ptmp = plots.with_name(plots.name + ".tmp")
-        ptmp.write_text("\n".join(rows) + "\n", encoding="utf-8")
-        ptmp.replace(plots)
-    tmp.replace(out)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m triplebench.baselines.combo", description=__doc__.splitlines()[0])
-    parser.add_argument("--embedder", action="append", choices=EMBEDDERS, help="embedder(s) (default: random)")
-    parser.add_argument("--seeds", type=int, default=4, help="runs of the random embedder, averaged (paper: 4)")
-    parser.add_argument("--form", default="sep", choices=FORMS, help="input form of the contextual embedder")
-    parser.add_argument("--out", type=Path, default=Path("reports/combo.json"))
-    parser.add_argument("--plots", type=Path, default=None, help="CSV of every tried threshold (DVC plots)")
-    args = parser.parse_args(argv)
-    result = run_baselines(args.embedder or ["random"], args.seeds, args.form)
-    write_outputs(result, args.out, args.plots)
-    for name, splits in result["report"].items():
-        for split, tasks in splits.items():
-            if isinstance(tasks, dict):
-                for task, entry in tasks.items():
-                    shown = {k: round(v, 4) for k, v in entry.items()}
-                    print(f"{name} {split} {task}: {shown}", file=sys.stdout)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

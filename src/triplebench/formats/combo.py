@@ -202,13 +202,13 @@ def read_predictions_jsonl(path: str | PathLike[str]) -> dict[str, dict[str, Any
 
 def write_predictions_jsonl(predictions: dict[str, dict[str, Any]], path: str | PathLike[str]) -> None:
     """Write ``{task: {mention: cluster | [clusters]}}`` as prediction JSONL (atomically)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for task, mapping in predictions.items():
-            for mention, value in mapping.items():
-                key = "clusters" if isinstance(value, (list, tuple, set, frozenset)) else "cluster"
-                value = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
-                value = list(value) if key == "clusters" else value
-                handle.write(json.dumps({"task": task, "mention": mention, key: value}, ensure_ascii=False) + "\n")
-    tmp.replace(path)
+    from ..io import atomic_write_text
+
+    lines = []
+    for task, mapping in predictions.items():
+        for mention, value in mapping.items():
+            key = "clusters" if isinstance(value, (list, tuple, set, frozenset)) else "cluster"
+            value = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+            value = list(value) if key == "clusters" else value
+            lines.append(json.dumps({"task": task, "mention": mention, key: value}, ensure_ascii=False) + "\n")
+    atomic_write_text(path, "".join(lines))
