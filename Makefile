@@ -1,6 +1,6 @@
 # `make`         installs triplebench in .venv, runs `dvc repro` of every dataset and the
 #                cheap report stages, and prints the summary table.
-# `make test`    the same, then the whole test suite (this is what .ci/run calls).
+# `make test`    the same, then the linter and the whole test suite (this is what .ci/run calls).
 # `make models`  the model-heavy report stages (MiniLM embeddings, LDA): 10-30 min on 2 cores.
 
 PYTHON ?= python3
@@ -14,7 +14,7 @@ all: data
 # The default pipeline: every dataset (fetch -> build -> validate) and the report
 # stages that take seconds. The model-heavy stages are `make models`.
 DEFAULT_STAGES := validate@carb validate@benchie validate@robust validate@genres validate@combo \
-                  report_carb report_benchie report_combo
+                  report_carb report_benchie report_combo report_index
 MODEL_STAGES   := report_genres report_combo_minilm
 
 # torch is installed explicitly first so that the genres extra finds the CPU
@@ -37,6 +37,7 @@ print-default-stages:
 	@echo $(DEFAULT_STAGES)
 
 test: data
+	$(BIN)/ruff check src tests bench metrics
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
