@@ -28,6 +28,7 @@ $(STAMP): pyproject.toml
 
 data: $(STAMP)
 	HF_HUB_OFFLINE=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(DEFAULT_STAGES)
+	@$(BIN)/triplebench warmup
 	@$(BIN)/triplebench summary
 
 models: $(STAMP)

@@ -2,7 +2,7 @@
 
 Scoring:  triplebench score <benchmark> FILE [FILE...] [options]
           triplebench compare <benchmark> A B [options]
-Data:     triplebench download | release
+Data:     triplebench download | release | warmup
 Pipeline: triplebench fetch | build | validate | summary | report  (what `dvc repro` runs)
 
 Exit status: 0 success, 2 bad input or options (one line on stderr saying what and where).
@@ -29,7 +29,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"triplebench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     scoring.add_commands(commands, argv)
-    for name in ("download", "release"):
+    for name in ("download", "release", "warmup"):
         module_name = f"{__package__}.{name}"
         if importlib.util.find_spec(module_name):
             module = importlib.import_module(module_name)

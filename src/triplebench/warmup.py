@@ -1,0 +1,107 @@
+"""Compile every numba kernel once, so that a user's first score is not a compile.
+
+A fresh install has an empty numba cache: the first ``triplebench score carb`` would
+spend ~9 s compiling kernels (the reference scorer needs ~3.4 s in all). :func:`warm_up`
+runs the real scoring path of CaRB, BenchIE and ComBO (ROBUST runs CaRB's engine) on a
+tiny input against the available gold, which compiles every kernel with the argument
+types real calls use and writes them to numba's cache. ``make``, ``triplebench
+download`` and ``triplebench warmup`` call it. (GenRES's two small kernels compile on
+first use: loading its embedding model takes longer.)
+
+Where the compiled code goes is numba's choice (``cache=True``): beside the kernels
+(``triplebench/kernels/__pycache__``) when that folder is writable, else numba's
+per-user cache directory (``$NUMBA_CACHE_DIR`` when set). :func:`warm_up` reports it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class WarmUp:
+    """What :func:`warm_up` did.
+
+    Attributes
+    ----------
+    seconds : float
+        Wall time of the whole warm-up (compiling, or loading from the cache).
+    kernels : int
+        Compiled kernel specialisations now in the cache.
+    cache_dirs : list of str
+        Where numba keeps them.
+    skipped : list of str
+        Benchmarks whose gold data was not available (their kernels compile on first use).
+    """
+
+    seconds: float
+    kernels: int
+    cache_dirs: list[str]
+    skipped: list[str]
+
+    def format(self) -> str:
+        """One line for the terminal."""
+        where = ", ".join(self.cache_dirs) or "nowhere (numba caching unavailable)"
+        line = f"numba kernels ready: {self.kernels} specialisations in {where} ({self.seconds:.1f} s)"
+        return line + (f"; no gold data for {', '.join(self.skipped)}" if self.skipped else "")
+
+
+def _carb() -> None:
+    from .scoring.carb import score
+    from .scoring.carb.gold import built_gold
+
+    sentence = built_gold("test").sentences[0]
+    score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
+          allow_partial=True)
+
+
+def _benchie() -> None:
+    from .data import load_table
+    from .scoring.benchie import score
+
+    first = load_table("benchie", "en", "test").slice(0, 1).to_pylist()[0]
+    score([{"sent_id": first["sent_id"], "predicate": "is", "arguments": ["it", "warm"]}], errors=True,
+          allow_partial=True)
+
+
+def _combo() -> None:
+    from .scoring.combo import load_gold, score, score_gold_as_prediction
+
+    score_gold_as_prediction()  # flat NPC-E/RPC, overlapping NPC-O
+    for task in ("npc_o_subj", "npc_o_obj"):
+        score({task: dict.fromkeys(load_gold("validation")[task].mentions, 0)})  # flat prediction, overlapping gold
+
+
+def _dispatchers() -> list:
+    from numba.core.registry import CPUDispatcher
+
+    from .kernels import benchie, carb, combo
+
+    found = []
+    for module in (benchie, carb, combo):
+        found += [v for v in vars(module).values() if isinstance(v, CPUDispatcher)]
+    return found
+
+
+def warm_up() -> WarmUp:
+    """Compile (or load from numba's cache) every kernel with the types real calls use.
+
+    Returns
+    -------
+    WarmUp
+        Time taken, specialisations compiled, and the cache folders numba used.
+    """
+    from .data import parquet_path
+
+    start = time.perf_counter()
+    skipped = []
+    for name, config, split, step in (("carb", "gold", "test", _carb), ("benchie", "en", "test", _benchie),
+                                      ("combo", "clusters", "validation", _combo)):
+        if parquet_path(name, config, split).is_file():
+            step()
+        else:  # the benchmark's gold is not here: its kernels compile on first use
+            skipped.append(name)
+    dispatchers = _dispatchers()
+    dirs = sorted({str(d._cache._cache_path) for d in dispatchers if d.signatures and getattr(d, "_cache", None)})
+    return WarmUp(time.perf_counter() - start, sum(len(d.signatures) for d in dispatchers), dirs, skipped)
