@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .scoring.significance import Comparison
 
 
-def score(benchmark: str, predictions: Any, **options: Any) -> "Result":
+def score(benchmark: str, predictions: Any, **options: Any) -> Result:
     """Score ``predictions`` on ``benchmark``.
 
     Parameters
@@ -53,7 +53,7 @@ def score(benchmark: str, predictions: Any, **options: Any) -> "Result":
     return get(benchmark).scorer().score(predictions, **options)
 
 
-def compare(a: "Result", b: "Result", **options: Any) -> "Comparison":
+def compare(a: Result, b: Result, **options: Any) -> Comparison:
     """Paired bootstrap comparison of two results; see :func:`triplebench.scoring.significance.compare`."""
     from .scoring.significance import compare as _compare
 

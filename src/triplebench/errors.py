@@ -72,7 +72,7 @@ class InputError(TripleBenchError, ValueError):
         super().__init__(text)
 
     @classmethod
-    def option(cls, name: str, value: object, expected: str) -> "InputError":
+    def option(cls, name: str, value: object, expected: str) -> InputError:
         """A bad option value: ``option 'seed': expected an integer >= 0, got -1``."""
         return cls(None, None, f"expected {expected}, got {shorten(value)}", field=name)
 

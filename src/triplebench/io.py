@@ -17,9 +17,10 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from .errors import InputError
 

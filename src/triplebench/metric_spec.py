@@ -8,8 +8,9 @@ whose module file in ``metrics/<benchmark>/`` is a few lines.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import InputError
 
@@ -74,7 +75,7 @@ class Option:
         found = self.choices() if callable(self.choices) else self.choices
         return tuple(found or ())
 
-    def with_default(self, default: Any) -> "Option":
+    def with_default(self, default: Any) -> Option:
         """The same option with another default."""
         return replace(self, default=default)
 

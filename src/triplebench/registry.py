@@ -89,7 +89,7 @@ class BenchmarkSpec:
         """The scorer module (imported on first use)."""
         return importlib.import_module(self.module)
 
-    def options(self) -> "tuple[Option, ...]":
+    def options(self) -> tuple[Option, ...]:
         """The scorer's option declarations."""
         return tuple(self.scorer().OPTIONS)
 

@@ -18,9 +18,10 @@ Anything else raises, so a schema never silently maps to a JSON string column.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import jsonschema
 import jsonschema_rs
@@ -42,7 +43,7 @@ def schema_path(name: str) -> Path:
     return schemas_dir() / f"{name}.schema.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict[str, Any]:
     path = schema_path(name)
     if not path.is_file():
@@ -52,13 +53,13 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str) -> jsonschema.Draft202012Validator:
     """The reference (pure Python) validator: used for error messages."""
     return jsonschema.Draft202012Validator(load_schema(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def fast_validator(name: str) -> jsonschema_rs.Draft202012Validator:
     """A compiled draft 2020-12 validator (Rust), ~100x faster on valid records.
 
@@ -102,7 +103,7 @@ def _arrow_field(name: str, node: dict[str, Any], where: str) -> pa.Field:
     return pa.field(name, _arrow_type(node, where))
 
 
-@lru_cache(maxsize=None)
+@cache
 def arrow_schema(name: str) -> pa.Schema:
     """The Arrow schema of record type ``name`` (top level must be an object)."""
     schema = load_schema(name)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.data import load_table
 from triplebench.errors import CoverageError, InputError
 from triplebench.scoring.benchie import score

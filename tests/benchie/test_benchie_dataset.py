@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.errors import InputError
 from triplebench.formats.benchie import (
     expand_slot,

@@ -7,8 +7,8 @@ import os
 
 import numpy as np
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.cli.main import main
 from triplebench.errors import InputError
 from triplebench.scoring.benchie import bucket_scores, from_evaluate, score

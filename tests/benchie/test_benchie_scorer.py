@@ -6,8 +6,8 @@ import json
 import unicodedata
 
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.errors import CoverageError, InputError
 from triplebench.scoring.benchie import score
 

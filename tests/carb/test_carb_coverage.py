@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from carb_oracle import Ex
 from carb_oracle import compare as oracle_compare
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.errors import CoverageError
 from triplebench.formats.carb import read_predictions
 from triplebench.scoring import carb

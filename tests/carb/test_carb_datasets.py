@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-from conftest import upstream_file
-
 import datasets
+import pytest
+
+from conftest import upstream_file
 from triplebench.errors import InputError
 from triplebench.formats import carb as fmt
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.scoring import carb
 from triplebench.scoring.carb import gold as gold_module
 

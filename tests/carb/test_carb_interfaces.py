@@ -8,8 +8,8 @@ import os
 import evaluate
 import numpy as np
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.cli.main import main
 from triplebench.formats.carb import read_predictions
 from triplebench.scoring import carb

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.scoring import carb
 
 REPO = "dair-iitd/CaRB"

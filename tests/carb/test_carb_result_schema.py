@@ -7,8 +7,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.scoring import carb, robust
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import datasets
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.builders import combo as build_combo
 from triplebench.errors import InputError
 from triplebench.formats.combo import TASKS, gold_clusters, read_triples

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from triplebench.cli.main import main
-from triplebench.formats.combo import write_predictions_jsonl
 from triplebench.errors import InputError
+from triplebench.formats.combo import write_predictions_jsonl
 from triplebench.scoring.combo import load_gold, score, score_task
+
 
 @pytest.fixture(scope="module")
 def module(project_root):

@@ -9,10 +9,10 @@ from math import comb
 import numpy as np
 import pytest
 from combo_slow import classic, jaccard
-from conftest import ROOT, upstream_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import ROOT, upstream_file
 from triplebench.errors import CoverageError, InputError
 from triplebench.scoring.combo import GoldTask, gold_as_prediction, load_gold, score, score_gold_as_prediction, score_task
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ROOT, upstream_file
 
 import triplebench
+from conftest import ROOT, upstream_file
 from triplebench.errors import InputError
 from triplebench.registry import BENCHMARKS, get
 

@@ -10,8 +10,7 @@ import pyarrow as pa
 import pytest
 
 from triplebench import schemas
-from triplebench.builders import ConfigSpec, Table
-from triplebench.builders import writer
+from triplebench.builders import ConfigSpec, Table, writer
 from triplebench.errors import InputError, TripleBenchError
 
 SCHEMA = {

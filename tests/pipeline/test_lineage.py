@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from closure import ROOT, closure, stage_entries
 from stages import covers, dvc, stages
 

@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from stages import ROOT, dvc
 
+from stages import ROOT, dvc
 from triplebench.reports import index, report_params
 from triplebench.reports.plots import carb_pr_curves
 

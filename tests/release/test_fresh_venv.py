@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.formats.carb import read_predictions
 from triplebench.formats.combo import write_predictions_jsonl
 from triplebench.release import publish, tree

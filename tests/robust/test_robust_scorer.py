@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import random
 
+import datasets
 import numpy as np
 import pytest
-from conftest import upstream_file
 
-import datasets
+from conftest import upstream_file
 from triplebench.errors import CoverageError, InputError
 from triplebench.formats import carb as carb_formats
 from triplebench.scoring import carb, robust

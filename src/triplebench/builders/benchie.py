@@ -15,7 +15,7 @@ Configs (all in split ``test``; BenchIE is an evaluation-only benchmark):
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..formats.benchie import GoldDocument, expand_synset, read_carb_explicit, read_extractions_tsv, read_gold
 from ..sources import RawDir

@@ -15,7 +15,7 @@ Stanford (test) are optional sources and only built when provided.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..builders import ConfigSpec, Table
 from ..errors import InputError

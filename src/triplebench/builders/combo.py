@@ -9,7 +9,7 @@ test split slots in beside it. ``test`` is built only when the optional source
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..formats.combo import gold_clusters, read_triples
 from ..sources import RawDir

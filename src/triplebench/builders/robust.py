@@ -16,7 +16,7 @@ predicate second; it is transcribed with ``cannot relieve`` as predicate.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..builders import ConfigSpec, Table
 from ..formats.robust import read_unified

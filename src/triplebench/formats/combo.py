@@ -37,9 +37,10 @@ Predictions (``combo/prediction`` JSONL)
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from os import PathLike
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import InputError
 from .text import iter_jsonl, load_json, read_text

@@ -19,13 +19,12 @@ One rule for every reader:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from os import PathLike
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import InputError
 from ..io import input_file
-
 
 BOM = "\ufeff"
 MAX_INTEGER_DIGITS = 30

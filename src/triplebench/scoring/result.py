@@ -15,8 +15,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -141,7 +142,7 @@ class Result:
     warnings: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
     intervals: dict[str, Interval] = field(default_factory=dict)
-    units: "UnitStatistics | None" = field(default=None, repr=False, compare=False)
+    units: UnitStatistics | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, name: str) -> float | None:
         return self.scores[name]
@@ -261,11 +262,3 @@ def format_many(results: Sequence[Result], names: Sequence[str]) -> str:
         lines.extend(f"warning: {name}: {w}" for w in result.warnings)
     lines.extend(f"signature: {s}" for s in signatures)
     return "\n".join(lines)
-
-
-class ResultMixin:  # TEMPORARY shim while the benchmarks migrate to Result; removed at integration
-    def to_dict(self) -> dict[str, Any]:
-        return plain(self)
-
-    def to_json(self, indent: int | None = 1) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

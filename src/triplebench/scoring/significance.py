@@ -22,8 +22,9 @@ the resamples at least as extreme, with the +1 correction so it is never 0::
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PINS_DIR = Path(__file__).resolve().parent / "pins"
@@ -75,7 +75,7 @@ class BenchmarkPins:
         return f"{self.data_version}+{commits}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_pins(benchmark: str) -> BenchmarkPins:
     """Parse ``pins/<benchmark>.toml``; unknown benchmarks are a clear error."""
     path = PINS_DIR / f"{benchmark}.toml"
