@@ -24,7 +24,8 @@ Which upstream files go where (see :mod:`triplebench.formats.genres`):
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..formats import genres as fmt
 from ..sources import RawDir, load_pins
