@@ -68,7 +68,16 @@ def staging_directory(target: str | os.PathLike[str]) -> Path:
     """A new empty folder beside ``target`` to fill before :func:`replace_directory`."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(dir=target.parent, prefix=TMP_PREFIX + target.name + "."))
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=TMP_PREFIX + target.name + "."))
+    os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes 0700; the swapped-in folder is a normal one
+    return staging
+
+
+def _umask() -> int:
+    """The process umask (read by setting and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def replace_directory(staging: Path, target: str | os.PathLike[str]) -> None:
