@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -137,6 +138,8 @@ def input_file(path: str | os.PathLike[str], what: str = "file") -> Path:
     except RuntimeError:
         raise InputError(p, None, f"symlink loop: expected a {what}") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(p, None, f"symlink loop: expected a {what}") from None
         raise InputError(p, None, f"cannot read the {what}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(mode):
         raise InputError(p, None, f"is a directory: expected a {what}")
