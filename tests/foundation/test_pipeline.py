@@ -106,8 +106,8 @@ def test_push_then_fresh_clone_pulls_identical_data(scratch: Path, upstream: Pat
 def test_dag_is_fetch_build_validate_per_benchmark(scratch: Path) -> None:
     dot = run([str(BIN / "dvc"), "dag", "--dot"], scratch).stdout
     for benchmark in BENCHMARKS:
-        assert f'"fetch_{benchmark}" -> "build_{benchmark}"' in dot, dot
-        assert f'"build_{benchmark}" -> "validate_{benchmark}"' in dot, dot
+        assert f'"fetch@{benchmark}" -> "build@{benchmark}"' in dot, dot
+        assert f'"build@{benchmark}" -> "validate@{benchmark}"' in dot, dot
 
 
 def test_summary_lists_missing_optional_sources(built: Path) -> None:
@@ -141,16 +141,17 @@ def test_provided_optional_source_is_hashed_locked_and_built(scratch: Path, upst
     )
     params_path = scratch / "params.yaml"
     params = yaml.safe_load(params_path.read_text())
-    params["optional_sources"]["robust_annotations"] = str(annotations)
+    params["optional_sources"]["robust"]["robust_annotations"] = str(annotations)
     params_path.write_text(yaml.safe_dump(params, sort_keys=False))
-    out = run([str(BIN / "dvc"), "repro", "validate_robust"], scratch, {"TRIPLEBENCH_MIRROR": str(upstream)}).stdout
-    assert "Running stage 'fetch_robust'" in out and "Running stage 'build_robust'" in out, out
+    out = run([str(BIN / "dvc"), "repro", "validate@robust"], scratch, {"TRIPLEBENCH_MIRROR": str(upstream)}).stdout
+    assert "Running stage 'fetch@robust'" in out and "Running stage 'build@robust'" in out, out
     record = json.loads((scratch / "raw" / "robust" / "sources.json").read_text())
     provided = [f for f in record["files"] if f.get("optional") == "robust_annotations"]
     assert provided and provided[0]["sha256"] == hashlib.sha256(annotations.read_bytes()).hexdigest()
     assert record["missing"] == []
     lock = yaml.safe_load((scratch / "dvc.lock").read_text())
-    assert lock["stages"]["fetch_robust"]["params"]["params.yaml"]["optional_sources.robust_annotations"] == str(annotations)
+    locked = lock["stages"]["fetch@robust"]["params"]["params.yaml"]["optional_sources.robust"]
+    assert locked["robust_annotations"] == str(annotations)
     assert (scratch / "datasets" / "robust" / "data" / "cliques").is_dir()
     summary = run([str(BIN / "triplebench"), "summary"], scratch).stdout
     assert "robust: robust_annotations" not in summary and "cliques" in summary
