@@ -77,7 +77,7 @@ def validation() -> None:
     }
     for name, preds in sets.items():
         members = sum(len(v) if isinstance(v, list) else 1 for p in preds.values() for v in p.values())
-        sec = timed(lambda: score(preds))
+        sec = timed(lambda preds=preds: score(preds))
         print(f"validation, {len(preds)} subtasks, {name} ({members:,} memberships): {1000 * sec:.1f} ms")
 
 
@@ -131,7 +131,8 @@ def synthetic(n: int = 1_000_000) -> None:
     ogold_map = {m: classes[i, : k[i]].tolist() for i, m in enumerate(o_mentions)}
     start = time.perf_counter()
     ogold = GoldTask.from_mapping("npc_o_subj", ogold_map)
-    print(f"1M synthetic: encode overlapping gold ({ogold.n_clusters:,} classes, {len(ogold.sig_off) - 1:,} class sets): {time.perf_counter() - start:.2f} s")
+    print(f"1M synthetic: encode overlapping gold ({ogold.n_clusters:,} classes, {len(ogold.sig_off) - 1:,} class sets): "
+          f"{time.perf_counter() - start:.2f} s")
     pred = dict(zip(o_mentions, rng.integers(0, 10_000, size=n).tolist()))
     start = time.perf_counter()
     res = score_task(ogold, pred)

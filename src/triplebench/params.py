@@ -25,6 +25,7 @@ DEFAULT_MIRROR = "../shared/upstream"
 
 
 def load_params(root: Path | None = None) -> dict[str, Any]:
+    """``params.yaml`` of the project (empty when absent)."""
     root = root or project_root()
     path = root / "params.yaml"
     if not path.is_file():

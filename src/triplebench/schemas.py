@@ -45,6 +45,7 @@ def schema_path(name: str) -> Path:
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``schemas/<name>.schema.json`` (cached)."""
     path = schema_path(name)
     if not path.is_file():
         raise FileNotFoundError(f"no JSON Schema {name!r} at {path}")

@@ -30,6 +30,7 @@ def make_signature(benchmark: str, **fields: object) -> str:
 
 
 def parse(signature: str) -> dict[str, str]:
+    """A signature's fields: ``"carb|split:test|..."`` -> ``{"split": "test", ...}``."""
     head, *rest = signature.split("|")
     fields = {"benchmark": head}
     for part in rest:

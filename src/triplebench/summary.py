@@ -19,6 +19,7 @@ STATE = Path(".triplebench") / "last-summary.json"
 
 
 def collect(reports: Path) -> tuple[list[dict], list[dict], list[str]]:
+    """The built files, missing optional sources and unbuilt benchmarks from the validate reports."""
     rows, missing, absent = [], [], []
     for benchmark in BENCHMARKS:
         path = reports / "datasets" / f"{benchmark}.json"
@@ -32,6 +33,7 @@ def collect(reports: Path) -> tuple[list[dict], list[dict], list[str]]:
 
 
 def render(rows: list[dict], missing: list[dict], absent: list[str], changed: bool | None) -> str:
+    """The summary table with a line per missing source and whether the data changed since the last run."""
     header = ("benchmark", "config", "split", "rows", "parquet bytes", "sha256")
     table = [header] + [
         (r["benchmark"], r["config"], r["split"], f"{r['rows']:,}", f"{r['bytes']:,}", r["sha256"][:12]) for r in rows
@@ -61,6 +63,7 @@ def render(rows: list[dict], missing: list[dict], absent: list[str], changed: bo
 
 
 def summary(root: Path | None = None) -> str:
+    """The summary of what ``make`` built (``triplebench summary``); remembers it to say what changed."""
     root = root or project_root()
     rows, missing, absent = collect(reports_dir() if root is None else root / "reports")
     state_path = root / STATE

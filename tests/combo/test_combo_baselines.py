@@ -59,7 +59,7 @@ def test_random_hac_on_validation(built) -> None:
     out = base.run_once("random", 0, "sep", "validation", ["validation"])
     scores = out["scores"]["validation"]
     assert set(scores) == {"npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj"}
-    for task, entry in scores.items():
+    for entry in scores.values():
         assert 0.1 <= entry["threshold"] < 1.6
         assert 0.0 < entry["avg"] < 1.0
     assert set(scores["rpc"]) == {"micro_f1", "pair_f1", "avg", "n_pred", "threshold"}

@@ -32,7 +32,8 @@ SCHEMA = {
         },
     },
 }
-CARD = "---\npretty_name: Toy\nlicense: mit\n---\n# Toy\n\nProse stays.\n\n<!-- triplebench:generated:start -->\nold\n<!-- triplebench:generated:end -->\n\nTail stays.\n"
+CARD = ("---\npretty_name: Toy\nlicense: mit\n---\n# Toy\n\nProse stays.\n\n<!-- triplebench:generated:start -->\nold\n"
+        "<!-- triplebench:generated:end -->\n\nTail stays.\n")
 
 
 @pytest.fixture

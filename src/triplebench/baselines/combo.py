@@ -60,6 +60,7 @@ class Triples:
 
 
 def load_triples(split: str) -> Triples:
+    """The ComBO triples of ``split`` (the last record of each ``tri_id``) with phrases, tokens and spans per role."""
     from ..data import load_records
 
     last: dict[int, dict] = {}
@@ -139,6 +140,7 @@ def minilm_embeddings(triples: Triples, form: str = "sep", batch_size: int = 64)
 
 
 def embed(triples: Triples, embedder: str, seed: int = 0, form: str = "sep") -> dict[str, np.ndarray]:
+    """Per role (``h``, ``r``, ``t``) one embedding row per triple from the ``random`` or ``minilm`` embedder."""
     if embedder == "random":
         return random_embeddings(triples, seed)
     if embedder == "minilm":
@@ -150,6 +152,7 @@ def embed(triples: Triples, embedder: str, seed: int = 0, form: str = "sep") -> 
 
 
 def standardize(x: np.ndarray) -> np.ndarray:
+    """Columns scaled to mean 0 and standard deviation 1 (constant columns left at 0)."""
     mu = x.mean(axis=0)
     sigma = x.std(axis=0)
     sigma[sigma == 0] = 1.0
@@ -157,12 +160,14 @@ def standardize(x: np.ndarray) -> np.ndarray:
 
 
 def linkage(x: np.ndarray) -> np.ndarray:
+    """Complete-linkage HAC with cosine distance over the standardised rows (scipy's linkage matrix)."""
     from scipy.cluster.hierarchy import linkage as scipy_linkage
 
     return scipy_linkage(standardize(x), method="complete", metric="cosine")
 
 
 def flat_clusters(z: np.ndarray, threshold: float) -> np.ndarray:
+    """Flat cluster ids of each row, cutting the linkage ``z`` at distance ``threshold``."""
     from scipy.cluster.hierarchy import fcluster
 
     return fcluster(z, t=threshold, criterion="distance")
@@ -257,6 +262,7 @@ def run_once(embedder: str, seed: int, form: str, tune_split: str, eval_splits: 
 
 
 def mean_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The element-wise mean of several runs' score tables."""
     first = runs[0]["scores"]
     return {
         s: {t: {k: float(np.mean([r["scores"][s][t][k] for r in runs])) for k in first[s][t]} for t in first[s]}
@@ -265,6 +271,7 @@ def mean_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_baselines(embedders: list[str], seeds: int, form: str, tune_split: str = "validation") -> dict[str, Any]:
+    """Tune each embedder's HAC thresholds on ``tune_split`` and score every split built; the report and the curves."""
     from ..data import parquet_path
 
     eval_splits = [tune_split] + (["test"] if parquet_path("combo", "clusters", "test").is_file() else [])

@@ -72,6 +72,7 @@ CONFIGS: tuple[ConfigSpec, ...] = (
 
 
 def sentence_records(doc: GoldDocument) -> list[dict]:
+    """One record per gold sentence of a BenchIE document (id, text, language)."""
     return [
         {
             "sent_id": s.sent_id,
@@ -92,6 +93,7 @@ def sentence_records(doc: GoldDocument) -> list[dict]:
 
 
 def expanded_records(doc: GoldDocument, minimal: bool) -> list[dict]:
+    """The fact-synset records of a document, with expanded (all optional tokens kept) or minimal slots."""
     return [
         {
             "sent_id": s.sent_id,
@@ -110,6 +112,7 @@ def expanded_records(doc: GoldDocument, minimal: bool) -> list[dict]:
 
 
 def system_records(raw: RawDir) -> list[dict]:
+    """One record per extraction of every published system output."""
     records = []
     for system, lang, name in SYSTEM_FILES:
         relpath = f"{SYSTEM_DIR}/{name}"
@@ -130,6 +133,7 @@ def system_records(raw: RawDir) -> list[dict]:
 
 
 def carb_records(raw: RawDir) -> list[dict]:
+    """The CaRB sentences that BenchIE EN draws from, with their CaRB ids."""
     grouped: dict[str, list[dict]] = {}
     for ex in read_carb_explicit(raw.path(CARB_EXPLICIT), source=CARB_EXPLICIT):
         grouped.setdefault(ex.sentence, []).append({"relation": ex.relation, "arguments": ex.arguments})
@@ -137,6 +141,7 @@ def carb_records(raw: RawDir) -> list[dict]:
 
 
 def build(raw: RawDir) -> Iterable[Table]:
+    """Every BenchIE table (config, split, records) from the fetched files."""
     for lang in LANGUAGES:
         doc = read_gold(raw.path(GOLD_FILES[lang]), source=GOLD_FILES[lang])
         yield Table(lang, SPLIT, sentence_records(doc))

@@ -33,12 +33,14 @@ CONFIGS = (
         "systems",
         schema="carb/systems",
         splits=("dev", "test"),
-        description="published system outputs (OpenIE-4/5, ClausIE, PropS, ReVerb; OLLIE/Stanford when provided): a system's extractions with confidences for one sentence",
+        description=("published system outputs (OpenIE-4/5, ClausIE, PropS, ReVerb; OLLIE/Stanford when provided): "
+                     "a system's extractions with confidences for one sentence"),
     ),
 )
 
 
 def gold_rows(raw: RawDir, split: str) -> list[dict]:
+    """One record per gold sentence of a CaRB split, with its gold tuples."""
     sentences_path = raw.path(f"data/{split}.txt")
     gold_path = raw.path(f"data/gold/{split}.tsv")
     sentences = fmt.read_sentences(sentences_path)
@@ -59,6 +61,7 @@ def gold_rows(raw: RawDir, split: str) -> list[dict]:
 
 
 def system_rows(raw: RawDir, split: str) -> list[dict]:
+    """One record per extraction of the published system outputs of a split."""
     rows = []
     for system, (form, template) in fmt.SYSTEM_FILES.items():
         relpath = template.format(split=split)
@@ -78,6 +81,7 @@ def system_rows(raw: RawDir, split: str) -> list[dict]:
 
 
 def build(raw: RawDir) -> Iterable[Table]:
+    """Every CaRB table (config, split, records) from the fetched files."""
     for split in ("dev", "test"):
         yield Table("gold", split, gold_rows(raw, split))
     for split in ("dev", "test"):

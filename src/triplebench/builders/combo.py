@@ -38,6 +38,7 @@ CONFIGS = (
 
 
 def build(raw: RawDir) -> Iterable[Table]:
+    """Every ComBO table (config, split, records) from the fetched files."""
     for split, relpath in SPLIT_FILES.items():
         if split == "test" and not raw.has(relpath):
             continue  # optional source not provided; the fetch record says why

@@ -71,6 +71,7 @@ def _result_key(path: str) -> tuple[str, str, str, int] | None:
 
 
 def build(raw: RawDir) -> Iterable[Table]:
+    """Every GenRES table (config, split, records) from the fetched files."""
     text_ids: dict[str, dict[str, int]] = {}
     for name in SET_NAMES:
         sample = fmt.SETS[name][0]

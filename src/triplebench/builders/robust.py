@@ -105,6 +105,7 @@ PAPER_EXAMPLES = [
 
 
 def build(raw: RawDir) -> Iterable[Table]:
+    """Every ROBUST table (config, split, records) from the fetched files."""
     if raw.has(ANNOTATIONS):
         yield Table("cliques", "test", read_unified(raw.path(ANNOTATIONS)))
     yield Table("examples", "test", [dict(example) for example in PAPER_EXAMPLES])

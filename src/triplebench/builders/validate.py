@@ -22,6 +22,7 @@ from .writer import builder_module
 
 
 def validate_benchmark(benchmark: str, dataset_root: Path, raw_root: Path) -> dict:
+    """Check a built benchmark against its schemas, card and fetched sources; returns the validate report."""
     specs = {spec.name: spec for spec in builder_module(benchmark).CONFIGS}
     card = dataset_root / "README.md"
     meta, _ = split_front_matter(card.read_text(encoding="utf-8"), card)

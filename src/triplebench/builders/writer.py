@@ -29,10 +29,12 @@ ROW_GROUP_SIZE = 65536
 
 
 def builder_module(benchmark: str) -> ModuleType:
+    """The builder module of ``benchmark`` (``triplebench.builders.<benchmark>``)."""
     return importlib.import_module(f"{__package__}.{benchmark}")
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
+    """Write ``table`` as zstd parquet with statistics and the schema (deterministic bytes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(
         table,
@@ -46,6 +48,7 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 
 
 def to_arrow(spec: ConfigSpec, table: Table, benchmark: str) -> pa.Table:
+    """``table``'s records validated against the config's JSON Schema, as an Arrow table of its Arrow schema."""
     source = f"{benchmark}/{table.config}/{table.split}"
     validate_records(spec.schema, table.records, source)
     try:

@@ -26,8 +26,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``download`` arguments to ``parser``."""
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("--from", dest="source", default=None, metavar="HUB_ORG | GIT_URL | PATH", help=f"where the release is (default: Hub organisation {hub_org()})")
-    parser.add_argument("--version", dest="release", default=None, metavar="V", help=f"release version (default: the installed {installed_version()})")
+    parser.add_argument("--from", dest="source", default=None, metavar="HUB_ORG | GIT_URL | PATH",
+                        help=f"where the release is (default: Hub organisation {hub_org()})")
+    parser.add_argument("--version", dest="release", default=None, metavar="V",
+                        help=f"release version (default: the installed {installed_version()})")
     parser.add_argument("--benchmark", action="append", choices=BENCHMARKS, help="only this benchmark (repeatable)")
 
 

@@ -168,6 +168,7 @@ def _cells(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[
 
 
 def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of the tabbed format: sentence, confidence, predicate, arguments..."""
     for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "sentence, confidence, predicate, arguments...")
         yield _record(data[0], parse_confidence(data[1], path, number), data[2], data[3:], number)
@@ -202,14 +203,17 @@ def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int
 
 
 def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of OpenIE-4's output (confidence, ``Context(...)``, ``SimpleArgument`` columns, sentence)."""
     return _read_openie(path, report, lines, version=4)
 
 
 def read_openie5(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of OpenIE-5's output (OpenIE-4's layout with its own argument syntax)."""
     return _read_openie(path, report, lines, version=5)
 
 
 def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of ClausIE's output: a sentence line, then its quoted (subject, relation, argument) lines."""
     text = None
     for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
         report.lines += 1
@@ -226,6 +230,7 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
 
 
 def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of PropS's output: confidence, sentence, relation, role/argument pairs."""
     for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
         yield _record(data[1], parse_confidence(data[0], path, number), data[2], data[4::2], number)
@@ -242,10 +247,12 @@ def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: 
 
 
 def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of ReVerb's 13-column output."""
     return _read_13_columns(path, report, lines, "ReVerb: file, sentence no., arg1, rel, arg2, offsets..., confidence, sentence")
 
 
 def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of OLLIE's output (confidence: extraction lines, each followed by its sentence)."""
     all_lines = lines if lines is not None else decode_lines(path)
     for number, raw in enumerate(all_lines, start=1):
         report.lines += 1
@@ -258,6 +265,7 @@ def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iter
 
 
 def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
+    """Extractions of Stanford OpenIE's 13-column output."""
     return _read_13_columns(path, report, lines, "Stanford OpenIE: ..., arg1, rel, arg2, ..., confidence, sentence")
 
 

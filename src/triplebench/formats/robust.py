@@ -31,6 +31,7 @@ def _extractions(items: list[list[str]]) -> list[dict]:
 
 
 def canonical_clique(element: dict[str, Any], clique_id: int) -> dict:
+    """One upstream ROBUST clique (``ori_sent``, ``ori_args``, ``paraphrases``) as a clique record."""
     return {
         "clique_id": clique_id,
         "original": {"sentence": element["ori_sent"], "extractions": _extractions(element["ori_args"])},
@@ -53,4 +54,5 @@ def parse_unified(data: Any, source: str) -> list[dict]:
 
 
 def read_unified(path: str | PathLike[str]) -> list[dict]:
+    """The cliques of a unified ROBUST JSON file, checked (errors name the clique and field)."""
     return parse_unified(load_json(path, "a JSON list of cliques"), str(path))

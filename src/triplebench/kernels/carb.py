@@ -291,7 +291,7 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
                 row_used[i] = False
             for j in range(np_):
                 col_used[j] = False
-            for t in range(min(ng, n_sel)):
+            for _ in range(min(ng, n_sel)):
                 mr = -1
                 mc = -1
                 mp = -1.0

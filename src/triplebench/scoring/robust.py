@@ -202,7 +202,7 @@ class RobustScorer:
         lengths = []
         gold_of_problem = np.full(int(self.first[-1]), -1, dtype=np.int64)
         for i, sample in enumerate(self.samples):
-            for k, (sent, exts) in enumerate(sample.items()):
+            for k, exts in enumerate(sample.values()):
                 if not exts:
                     continue
                 gold_of_problem[self.first[i] + k] = len(keys)
@@ -355,7 +355,8 @@ EVALUATE = MetricSpec(
     citation="""\
 @inproceedings{qi-etal-2023-preserving,
   title = {Preserving Knowledge Invariance: Rethinking Robustness Evaluation of Open Information Extraction},
-  author = {Qi, Ji and Zhang, Chuchun and Wang, Xiaozhi and Zeng, Kaisheng and Yu, Jifan and Liu, Jinxin and Sun, Jiuding and Chen, Yuxiang and Hou, Lei and Li, Juanzi and Xu, Bin},
+  author = {Qi, Ji and Zhang, Chuchun and Wang, Xiaozhi and Zeng, Kaisheng and Yu, Jifan and Liu, Jinxin and
+            Sun, Jiuding and Chen, Yuxiang and Hou, Lei and Li, Juanzi and Xu, Bin},
   booktitle = {Proceedings of EMNLP 2023},
   year = {2023},
   pages = {5876--5890}

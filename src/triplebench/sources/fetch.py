@@ -33,11 +33,13 @@ DOWNLOAD_TIMEOUT_S = 60
 
 @dataclass
 class FetchReport:
+    """What a fetch verified: the files with their origin and hash, and the optional sources missing."""
     benchmark: str
     files: list[dict] = field(default_factory=list)
     missing: list[dict] = field(default_factory=list)
 
     def to_json(self) -> str:
+        """The report as indented JSON."""
         return json.dumps(
             {"benchmark": self.benchmark, "files": self.files, "missing": self.missing},
             indent=1,

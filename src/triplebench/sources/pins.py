@@ -40,6 +40,7 @@ class Pin:
 
     @property
     def url(self) -> str:
+        """The file's raw GitHub URL at its pinned commit."""
         return f"https://raw.githubusercontent.com/{self.repo}/{self.commit}/{self.path}"
 
 
@@ -55,6 +56,7 @@ class OptionalSource:
 
 @dataclass(frozen=True)
 class BenchmarkPins:
+    """A benchmark's pinned upstream files, optional sources and card metadata (``sources/<benchmark>.yaml``)."""
     benchmark: str
     pretty_name: str
     data_version: str

@@ -17,6 +17,7 @@ SOURCES_FILE = "sources.json"
 
 @dataclass(frozen=True)
 class RawDir:
+    """The fetched upstream files of one benchmark (``raw/<benchmark>``), by upstream path."""
     root: Path
 
     def path(self, relpath: str) -> Path:
@@ -27,6 +28,7 @@ class RawDir:
         return target
 
     def has(self, relpath: str) -> bool:
+        """True when ``relpath`` was fetched."""
         return (self.root / relpath).is_file()
 
     @property

@@ -165,7 +165,8 @@ def build_index(
     strip_keys, strip_vals = _table(strip, synset)
     raw_keys, raw_vals = _table(raw, synset)
     lex_keys, lex_vals = _table(lex, synset)
-    return GoldIndex(language, facet, gold, digest, list(sent_ids), list(sentences), offsets, strip_keys, strip_vals, raw_keys, raw_vals, lex_keys, lex_vals)
+    return GoldIndex(language, facet, gold, digest, list(sent_ids), list(sentences), offsets, strip_keys, strip_vals,
+                     raw_keys, raw_vals, lex_keys, lex_vals)
 
 
 # ------------------------------------------------------------------------- sources

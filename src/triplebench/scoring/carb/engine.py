@@ -25,7 +25,9 @@ from ..significance import UnitStatistics
 PTB_ESCAPES = (("(", "-LRB-"), (")", "-RRB-"), ("[", "-LSB-"), ("]", "-RSB-"), ("{", "-LCB-"), ("}", "-RCB-"))
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
 PREPOSITIONS = frozenset(
-    ["above", "across", "against", "along", "among", "around", "at", "before", "behind", "below", "beneath", "beside", "between", "by", "for", "from", "in", "into", "near", "of", "off", "on", "to", "toward", "under", "upon", "with", "within"]
+    ["above", "across", "against", "along", "among", "around", "at", "before", "behind", "below", "beneath", "beside",
+     "between", "by", "for", "from", "in", "into", "near", "of", "off", "on", "to", "toward", "under", "upon", "with",
+     "within"]
 )
 SAID_VERBS = ("said", "told", "added", "adds", "says")
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))

@@ -87,7 +87,9 @@ def intern_labels(flat: list, lengths: np.ndarray | None, source: str) -> tuple[
     for pos, v in enumerate(flat):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, np.integer)):
             raise InputError(source, _record_of(pos, lengths), f"cluster ids are strings or integers, got {type(v).__name__} {v!r}", field="cluster")
-    pos = next(i for i, v in enumerate(flat) if not isinstance(v, type(flat[0])) and not (isinstance(v, (int, np.integer)) and isinstance(flat[0], (int, np.integer))))
+    integer = (int, np.integer)
+    pos = next(i for i, v in enumerate(flat)
+               if not isinstance(v, type(flat[0])) and not (isinstance(v, integer) and isinstance(flat[0], integer)))
     raise InputError(source, _record_of(pos, lengths), "cluster ids mix strings and integers (is 1 the same cluster as '1'?)", field="cluster")
 
 
@@ -230,7 +232,8 @@ def encode_prediction(
                 first = int(np.flatnonzero(per_mention > 1)[0])
                 pos = m_idx.index(first)
                 what = "must be non-overlapping" if task not in OVERLAPPING_GOLD else "were declared non-overlapping"
-                raise InputError(source, pos + 1, f"mention {keys[pos]!r} is in {per_mention[first]} clusters; {task} predictions {what}", field="clusters")
+                raise InputError(source, pos + 1, f"mention {keys[pos]!r} is in {per_mention[first]} clusters; "
+                                 f"{task} predictions {what}", field="clusters")
             seen_overlap = True
     if overlapping is not None:
         is_overlapping = overlapping
