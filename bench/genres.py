@@ -23,8 +23,8 @@ import numpy as np
 
 def bench_us_cs(repeats: int = 20) -> None:
     from triplebench.kernels import genres as kernels
+    from triplebench.reports.genres import embedding_path, gold_triples, paper_runs
     from triplebench.scoring.genres.embedders import CachedEmbedder
-    from triplebench.scoring.genres.report import embedding_path, gold_triples, paper_runs
     from triplebench.scoring.genres.scorer import triple_vectors
 
     run = paper_runs()[("nyt10m", "gpt-4")]
@@ -68,8 +68,8 @@ def bench_us_cs(repeats: int = 20) -> None:
 
 
 def bench_embed(sample: int) -> None:
+    from triplebench.reports.genres import paper_runs
     from triplebench.scoring.genres.embedders import MiniLMEmbedder
-    from triplebench.scoring.genres.report import paper_runs
 
     runs = paper_runs()
     strings = sorted({str(x) for (s, _), run in runs.items() if s == "wiki20m" for triples in run["triples"] for t in triples for x in t})

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from triplebench.errors import InputError
+from triplebench.formats.judge_replies import count_splits, parse_factualness
 from triplebench.kernels import genres as kernels
 from triplebench.scoring.genres import scorer
 from triplebench.scoring.genres.embedders import CachedEmbedder, OpenAIEmbedder
 from triplebench.scoring.genres.http import EndpointError
+from triplebench.scoring.genres.inputs import check_triples
 from triplebench.scoring.genres.judges import JudgeCache, OpenAIJudge
-from triplebench.scoring.genres.parsing import count_splits, parse_factualness
 
 PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
 
@@ -175,11 +176,12 @@ def test_openai_embedder_batches_and_caches(server, tmp_path):
 
 def test_scorer_us_cs_with_local_embedder(server, tmp_path):
     emb = CachedEmbedder(OpenAIEmbedder(base_url=server.url, model="emb-x", backoff=0.01))
-    preds = [[["a", "r", "b"], ["a", "r", "b"]], [["x", "y", "z"]], []]
-    refs = [[["a", "r", "b"]], [["aaaa", "rrrr", "b"]], [["q", "q", "q"]]]
-    res = scorer.score(preds, references=refs, set="cdr", scores="US,CS", embedder=emb, phi=0.99)
-    assert res.per_text["US"] == [0.0, 1.0, 0.0]  # duplicates; a lone triple; no triple
-    assert res.per_text["CS"][0] == 1.0 and res.per_text["CS"][2] == 0.0
+    preds = {"t1": [["a", "r", "b"], ["a", "r", "b"]], "t2": [["x", "y", "z"]], "t3": []}
+    gold = {"t1": [["a", "r", "b"]], "t2": [["aaaa", "rrrr", "b"]], "t3": [["q", "q", "q"]]}
+    res = scorer.score(preds, gold=gold, dataset="cdr", scores="US,CS", embedder=emb, phi=0.99)
+    per_text = res.details["per_text"]
+    assert per_text["US"] == [0.0, 1.0, 0.0]  # duplicates; a lone triple; no triple
+    assert per_text["CS"][0] == 1.0 and per_text["CS"][2] == 0.0
     assert "phi:0.99" in res.signature and "embedder:openai:emb-x" in res.signature
 
 
@@ -195,33 +197,37 @@ def test_kernels_by_hand():
     "triple, match",
     [(["a", "b"], "got 2 elements"), (["a", "b", "c", "d"], "got 4 elements"), (["a", "", "c"], "empty string"), (["a", 3, "c"], "a int")],
 )
-def test_bad_triples_are_refused(triple, match):
+def test_bad_triples_are_refused_under_strict(triple, match):
     with pytest.raises(InputError, match=match) as err:
-        scorer.score([[["x", "y", "z"]], [triple]], texts=["t1", "t2"], set="cdr", scores="")
+        check_triples([[["x", "y", "z"]], [triple]], "<records>", strict=True)
     assert err.value.line == 2 and err.value.field == "triples/0"
 
 
-def test_lenient_drops_wrong_length_and_counts_zero_tokens():
-    res = scorer.score([[["a", "b"], ["x", None, "z"], ["New York", "is in", "U.S."]]], texts=["t"], set="cdr", scores="", lenient=True)
-    assert res.dropped_triples == 1 and res.per_text["tri"] == [2.0]
+def test_default_drops_wrong_length_and_counts_zero_tokens():
+    from triplebench.scoring.genres.statistics import token_stats
+
+    triples, dropped = check_triples([[["a", "b"], ["x", None, "z"], ["New York", "is in", "U.S."]]], "<records>",
+                                            strict=False)
+    tri, tok = token_stats(triples)
+    assert dropped == 1 and tri.tolist() == [2.0]
     # (0 + 6) / 2: non-strings count 0 tokens; Treebank splits the final period ("U.S", ".")
-    assert res.per_text["tok"] == [3.0]
+    assert tok.tolist() == [3.0]
 
 
 def test_text_not_in_the_set(built):
-    with pytest.raises(InputError, match="not in the cdr set") as err:
-        scorer.score([[["a", "r", "b"]]], texts=["no such text"], set="cdr", scores="CS", embedder=object())
-    assert err.value.field == "text"
+    with pytest.raises(InputError, match="not in the cdr set"):
+        scorer.score({"no such text": [["a", "r", "b"]]}, dataset="cdr", scores="CS", embedder=object())
 
 
 def test_archived_judge_serves_upstream_verdicts(built):
     from triplebench.data import load_records
 
-    row = next(r for r in load_records("genres", "predictions", "test") if r["set"] == "cdr" and r["model"] == "gpt-4" and r["triples"])
+    row = next(r for r in load_records("genres", "predictions", "test")
+               if r["set"] == "cdr" and r["model"] == "gpt-4" and r["triples"])
     triples = [[t["head"], t["relation"], t["tail"]] for t in row["triples"]]
-    res = scorer.score([triples], texts=[row["text"]], set="cdr", scores="FS,GS", judge_options={"model": "gpt-4", "seed": 1})
-    assert res.per_text["FS"][0] == pytest.approx(10 / 11)  # the first CDR text: 10 of 11 supported upstream
-    assert not res.missing and "judge:archived:gpt-4:1" in res.signature
+    res = scorer.score({row["text"]: triples}, dataset="cdr", scores="FS,GS", archived_model="gpt-4", archived_seed=1)
+    assert res.details["per_text"]["FS"][0] == pytest.approx(10 / 11)  # the first CDR text: 10 of 11 supported upstream
+    assert res.coverage["judged_triples_FS"].complete and "judge:archived:gpt-4:1" in res.signature
 
 
 def test_reply_parsing_on_archived_replies(built):
@@ -239,8 +245,10 @@ def test_cli_with_the_openai_judge_end_to_end(built, server, tmp_path, capsys):
 
     pred = tmp_path / "p.jsonl"
     pred.write_text(json.dumps({"text": "a good text", "triples": [["a", "r", "b"], ["c", "r", "d"]]}) + "\n")
+    gold = tmp_path / "gold.jsonl"  # a text of the user's own: placed in their gold
+    gold.write_text(json.dumps({"text": "a good text", "triples": [["a", "r", "b"]]}) + "\n")
     args = ["score", "genres", str(pred), "--set", "cdr", "--scores", "FS,GS", "--judge", "openai", "--judge-url", server.url,
-            "--judge-model", "judge-x", "--judge-cache", str(tmp_path / "c.sqlite"), "--json", "--no-progress"]
+            "--judge-model", "judge-x", "--judge-cache", str(tmp_path / "c.sqlite"), "--json", "--gold", str(gold)]
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["scores"]["FS"] == 1.0 and result["scores"]["GS"] == pytest.approx(np.exp(-2))

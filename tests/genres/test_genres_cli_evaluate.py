@@ -1,4 +1,4 @@
-"""CLI and evaluate module give the scorer's numbers; bad prediction files exit 2 with the place."""
+"""CLI, Python API and evaluate module give the same numbers; archived runs reproduce the paper."""
 
 from __future__ import annotations
 
@@ -7,53 +7,97 @@ import subprocess
 import sys
 
 import evaluate
+import numpy as np
 import pytest
+
 from conftest import upstream_file
-
 from triplebench.cli.main import main
-from triplebench.scoring.genres.report import paper_table
-from triplebench.scoring.genres.scorer import archived_run, score
+from triplebench.formats.genres import PAPER_MODELS, SETS
+from triplebench.reports.genres import paper_table
+from triplebench.scoring.genres import ArchivedRun, archived_run, score
 
 
-def test_cli_on_an_upstream_output_reproduces_the_paper(built, capsys):
-    path = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json")
-    rc = main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS,GS", "--archived-model", "gpt-4",
-               "--archived-seed", "1", "--lenient", "--no-progress"])
-    out = capsys.readouterr().out.splitlines()
-    assert rc == 0
-    header, values = out[0].split(), out[1].split()
-    got = dict(zip(header, values))
+class HashEmbedder:
+    """Deterministic toy embedder: character-trigram hashing into 64 dims."""
+
+    name = "hash"
+
+    def embed(self, texts):
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for k in range(max(1, len(t) - 2)):
+                out[i, sum(map(ord, t[k : k + 3])) % 64] += 1.0
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+def _run_rows(set_name: str, model: str, seed: int = 1) -> list[dict]:
+    from triplebench.data import load_records
+
+    return [r for r in load_records("genres", "predictions", "test")
+            if r["set"] == set_name and r["model"] == model and r["seed"] == seed and r["sample"] == SETS[set_name][0]]
+
+
+def test_cli_archived_run_prints_the_paper_beside_ours(built, capsys):
+    assert main(["score", "genres", "--archived-run", "cdr/gpt-4/1"]) == 0
+    out = capsys.readouterr().out
     # Table 2, CDR, GPT-4: #tri 14.3, #tok 9.3, FS 97.9, GS 49.1
-    assert (got["tri"], got["tok"], got["FS"], got["GS"]) == ("14.3", "9.3", "97.9", "49.1")
-    assert out[-1].startswith("genres|set:cdr|scores:FS,GS|judge:archived:gpt-4:1|gs:paper|lenient:yes|data:")
+    assert "paper: FS 97.9  GS 49.1  #tri 14.3  #tok 9.3" in out
+    assert "ours:  FS 97.9  GS 49.1  #tri 14.3  #tok 9.3" in out
+    assert "archived_run:cdr/gpt-4/1" in out
+
+
+def test_archived_run_through_score_equals_archived_run_for_every_paper_row(built):
+    checked = 0
+    for set_name in SETS:
+        for model in PAPER_MODELS:
+            seed = 44 if (set_name, model) == ("nyt10m", "llama-2-7b") else 1
+            result = score(ArchivedRun(set_name, model, seed))
+            expected = archived_run(set_name, model, seed)
+            assert result.scores["FS"] == expected.get("FS") and result.scores["GS"] == expected.get("GS")
+            assert result.details["paper"] == paper_table()[set_name, model]
+            checked += 1
+    assert checked == 84
+
+
+def test_an_output_file_with_its_runs_judge_equals_the_archived_run(built, capsys):
+    path = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json")
+    assert main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS,GS", "--archived-model", "gpt-4",
+                 "--archived-seed", "1", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    run = archived_run("cdr", "gpt-4")
+    assert record["scores"]["FS"] == pytest.approx(run["FS"], abs=1e-12)
+    assert record["scores"]["GS"] == pytest.approx(run["GS"], abs=1e-12)
+    assert record["coverage"]["texts"] == {"placed": 200, "total": 200}
+    assert record["signature"].startswith("genres|dataset:cdr|scores:FS,GS|judge:archived:gpt-4:1|gs:paper|data:")
 
 
 def test_cli_json_and_text_ids(built, tmp_path, capsys):
-    from triplebench.data import load_records
-
-    rows = load_records("genres", "nyt10m", "test")[:3]
-    lines = [json.dumps({"text_id": r["text_id"], "triples": [[t["head"], t["relation"], t["tail"]] for t in r["triples"]]}) for r in rows]
+    rows = _run_rows("nyt10m", "gpt-4")[:3]
+    lines = [json.dumps({"text_id": r["text_id"], "triples": [[t["head"], t["relation"], t["tail"]] for t in r["triples"]]})
+             for r in rows]
     pred = tmp_path / "p.jsonl"
     pred.write_text("\n".join(lines) + "\n")
-    assert main(["score", "genres", str(pred), "--set", "nyt10m", "--scores", "GS", "--json", "--no-progress"]) == 0
+    assert main(["score", "genres", str(pred), "--set", "nyt10m", "--scores", "GS", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    direct = score([[[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in rows], texts=[r["text"] for r in rows], set="nyt10m", scores="GS")
-    assert result["scores"] == direct.scores and result["n_texts"] == 3
+    direct = score([{"text": r["text"], "triples": [[t["head"], t["relation"], t["tail"]] for t in r["triples"]]}
+                    for r in rows], dataset="nyt10m", scores="GS")
+    assert result["scores"] == direct.scores and result["counts"]["texts"] == 3
 
 
 @pytest.mark.parametrize(
-    "content, where",
+    "content, flags, where",
     [
-        ('{"text": "a", "triples": [["x", "y", "z"]]}\n{"text": "b", "triples": [["x", "y"]]}\n', ":2: field 'triples/0'"),
-        ('{"text": "a", "triples": [["x", "y", "z"]]}\n{"text": "b", "triples": [["x", "y", "z"]]\n', ":2: invalid JSON"),
-        ('{"triples": []}\n', ":1: "),
-        ('{"text_id": 9999, "triples": []}\n', ":1: field 'text_id'"),
+        ('{"text": "a", "triples": [["x", "y", "z"]]}\n{"text": "b", "triples": [["x", "y"]]}\n', ["--strict"],
+         ":2: field 'triples/0'"),
+        ('{"text": "a", "triples": [["x", "y", "z"]]}\n{"text": "b", "triples": [["x", "y", "z"]]\n', [], ":2: invalid JSON"),
+        ('{"triples": []}\n', [], ":1: "),
+        ('{"text_id": 9999, "triples": []}\n', [], ":1: field 'text_id'"),
     ],
 )
-def test_cli_bad_prediction_files(built, tmp_path, capsys, content, where):
+def test_cli_bad_prediction_files(built, tmp_path, capsys, content, flags, where):
     pred = tmp_path / "bad.jsonl"
     pred.write_text(content)
-    assert main(["score", "genres", str(pred), "--set", "cdr", "--scores", "GS", "--no-progress"]) == 2
+    assert main(["score", "genres", str(pred), "--set", "cdr", "--scores", "GS", *flags]) == 2
     assert f"{pred}{where}" in capsys.readouterr().err
 
 
@@ -67,30 +111,40 @@ def test_cli_entry_point_exit_code(built, tmp_path):
 
 def test_evaluate_module_equals_scorer(built, project_root, monkeypatch):
     monkeypatch.chdir(project_root)
-    from triplebench.data import load_records
-
-    rows = [r for r in load_records("genres", "predictions", "test") if r["set"] == "wiki80" and r["model"] == "openchat" and r["seed"] == 1][:40]
+    rows = _run_rows("wiki80", "openchat")[:40]
     preds = [[[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in rows]
     texts = [r["text"] for r in rows]
-    metric = evaluate.load(str(project_root / "metrics" / "genres"))
-    out = metric.compute(predictions=preds, texts=texts, set="wiki80", scores="FS,GS", lenient=True,
-                         judge_options={"model": "openchat", "seed": 1})
-    direct = score(preds, texts=texts, set="wiki80", scores="FS,GS", lenient=True, judge_options={"model": "openchat", "seed": 1})
-    assert out["FS"] == direct.scores["FS"] and out["GS"] == direct.scores["GS"] and out["signature"] == direct.signature
+    metric = evaluate.load(str(project_root / "metrics" / "genres"), "wiki80")
+    options = {"scores": "FS,GS", "archived_model": "openchat", "archived_seed": 1}
+    out = metric.compute(predictions=preds, texts=texts, **options)
+    direct = score([{"text": t, "triples": p} for t, p in zip(texts, preds)], dataset="wiki80", **options)
+    assert out == direct.to_dict()
 
 
-def test_whole_run_through_the_scorer_equals_archived_run(built):
-    """The general scoring path (archived judge, one run) gives the reproduction numbers."""
-    from triplebench.data import load_records
+def test_evaluate_module_takes_gold_for_cs_and_refuses_references(built, project_root, monkeypatch):
+    monkeypatch.chdir(project_root)
+    metric = evaluate.load(str(project_root / "metrics" / "genres"), "wiki20m")
+    preds = [[["Obama", "born in", "Hawaii"]], [["Paris", "capital of", "France"]]]
+    gold = [[["Obama", "born in", "Hawaii"]], [["Berlin", "capital of", "Germany"], ["Paris", "capital of", "France"]]]
+    texts = ["Obama was born in Hawaii.", "Paris is the capital of France."]
+    emb = HashEmbedder()
+    out = metric.compute(predictions=preds, texts=texts, gold=gold, scores="US,CS", embedder=emb, phi=0.99)
+    assert out["scores"]["CS"] == pytest.approx(0.75)  # (1 + 1/2) / 2
+    assert out["coverage"]["texts"] == {"placed": 2, "total": 2} and "gold:custom" in out["signature"]
+    with pytest.raises(ValueError, match="references= is not used"):
+        metric.compute(predictions=preds, references=gold, texts=texts, scores="CS", embedder=emb)
 
-    rows = [r for r in load_records("genres", "predictions", "test") if r["set"] == "docred" and r["model"] == "mistral" and r["seed"] == 1]
-    preds = [[[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in rows]
-    res = score(preds, texts=[r["text"] for r in rows], set="docred", scores="FS,GS", lenient=True,
-                judge_options={"model": "mistral", "seed": 1})
-    ref = archived_run("docred", "mistral")
-    assert res.scores["FS"] == pytest.approx(ref["FS"], abs=1e-12)
-    assert res.scores["GS"] == pytest.approx(ref["GS"], abs=1e-12)
-    assert round(100 * res.scores["FS"], 1) == paper_table()[("docred", "mistral")]["FS"]
+
+def test_bootstrap_intervals_and_a_paired_comparison(built, capsys):
+    a = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json")
+    b = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_mistral_1.json")
+    result = score(a, dataset="cdr", scores="FS,GS", bootstrap=200, seed=3)
+    for name in ("FS", "GS"):
+        interval = result.intervals[name]
+        assert interval.low <= result.scores[name] <= interval.high and interval.unit == "text"
+    assert main(["compare", "genres", str(a), str(b), "--set", "cdr", "--scores", "FS,GS", "--resamples", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "FS" in out and "p" in out
 
 
 def test_paper_tables_module_equals_the_paper_text():
@@ -102,31 +156,3 @@ def test_paper_tables_module_equals_the_paper_text():
     if not paper.is_file():
         pytest.fail(f"{paper} missing (tests need ../shared beside the checkout)")
     assert paper_table() == paper_table(paper)
-
-
-class HashEmbedder:
-    """Deterministic toy embedder: character-trigram hashing into 64 dims."""
-
-    name = "hash"
-
-    def embed(self, texts):
-        import numpy as np
-
-        out = np.zeros((len(texts), 64), dtype=np.float32)
-        for i, t in enumerate(texts):
-            for k in range(max(1, len(t) - 2)):
-                out[i, hash(t[k : k + 3]) % 64] += 1.0
-        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-
-
-def test_evaluate_module_passes_references_to_cs(project_root, monkeypatch):
-    monkeypatch.chdir(project_root)
-    metric = evaluate.load(str(project_root / "metrics" / "genres"))
-    preds = [[["Obama", "born in", "Hawaii"]], [["Paris", "capital of", "France"]]]
-    refs = [[["Obama", "born in", "Hawaii"]], [["Berlin", "capital of", "Germany"], ["Paris", "capital of", "France"]]]
-    emb = HashEmbedder()
-    out = metric.compute(predictions=preds, references=refs, set="wiki20m", scores="US,CS", embedder=emb, phi=0.99)
-    direct = score(preds, references=refs, set="wiki20m", scores="US,CS", embedder=emb, phi=0.99)
-    assert out["CS"] == direct.scores["CS"] == pytest.approx(0.75)  # (1 + 1/2) / 2
-    with pytest.raises(Exception, match="CS needs the gold triples"):
-        metric.compute(predictions=preds, set="wiki20m", scores="CS", embedder=emb)

@@ -6,8 +6,8 @@ import json
 
 import datasets
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.errors import InputError
 from triplebench.formats import genres as fmt
 

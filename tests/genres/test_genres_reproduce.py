@@ -11,10 +11,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pytest
-from conftest import upstream_file
 
+from conftest import upstream_file
 from triplebench.formats.genres import PAPER_MODELS, SETS
-from triplebench.scoring.genres.scorer import archived_run
+from triplebench.scoring.genres import archived_run
 
 # (set, model): (#tri, #tok, FS %, GS %) as printed in Tables 2-4
 PAPER = {
@@ -223,10 +223,10 @@ def test_gs_equals_the_repository_tables(runs):
 
 def test_card_tables_are_the_committed_report(project_root):
     """The card's paper-vs-ours tables are rendered from reports/genres.json, never typed by hand."""
-    from triplebench.scoring.genres.report import CARD_END, CARD_START, card_tables
+    from triplebench.reports.genres import CARD_END, CARD_START, card_tables
 
     report = json.loads((project_root / "reports" / "genres.json").read_text())
     card = (project_root / "datasets" / "genres" / "README.md").read_text()
     section = card.split(CARD_START, 1)[1].split(CARD_END, 1)[0].strip()
-    assert section == card_tables(report), "run `python -m triplebench.scoring.genres.report card`"
+    assert section == card_tables(report), "run `triplebench report genres card`"
     assert len(report["rows"]) == 6 * 14

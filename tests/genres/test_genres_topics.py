@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from triplebench.scoring.genres import topics
-from triplebench.scoring.genres.scorer import score
+from triplebench.scoring.genres import score, topics
 
 SPORT = "The striker scored a late goal and the team won the football match in the stadium ."
 MEDICINE = "The patient received aspirin and the doctor reported reduced hypertension in the clinic ."
@@ -41,12 +40,13 @@ def test_doc_topics_and_ts(model):
 
 
 def test_ts_through_the_scorer(model):
-    res = score([[["striker", "scored", "goal"]], []], texts=[SPORT, MEDICINE], set="cdr", scores="TS", topic_model=model)
-    assert len(res.per_text["TS"]) == 2 and "lda:sklearn-2t-seed7" in res.signature
+    res = score({SPORT: [["striker", "scored", "goal"]], MEDICINE: []}, gold={SPORT: [], MEDICINE: []}, dataset="cdr",
+                scores="TS", topic_model=model)
+    assert len(res.details["per_text"]["TS"]) == 2 and "lda:2t-seed7" in res.signature
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
     from triplebench.errors import TripleBenchError
 
-    with pytest.raises(TripleBenchError, match="lda_genres"):
+    with pytest.raises(TripleBenchError, match="make models"):
         topics.TopicModel.load(tmp_path / "nope.npz")

@@ -35,10 +35,10 @@ def test_stage_deps_cover_its_import_closure(name: str) -> None:
 
 def test_closure_follows_lazy_imports_and_stops_at_unused_functions() -> None:
     """The derivation itself: a lazy import inside a function the stage runs is followed
-    (build@genres reaches scoring/genres/parsing.py through formats/genres.py), and the
+    (build@genres reaches formats/judge_replies.py through formats/genres.py), and the
     fetch stage does not pull in the builders that another command of the same module uses."""
     build = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("triplebench build genres")).files}
-    assert "src/triplebench/scoring/genres/parsing.py" in build
+    assert "src/triplebench/formats/judge_replies.py" in build
     assert "src/triplebench/formats/text.py" in build
     fetch = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("triplebench fetch genres")).files}
     assert "src/triplebench/sources/fetch.py" in fetch

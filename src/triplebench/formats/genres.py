@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .text import iter_jsonl, load_json, read_text
+from .text import iter_jsonl, load_json, parse_json, read_text
 
 #: set name -> (random sample used in the paper, LDA topic count of §4.2)
 SETS: dict[str, tuple[str, int]] = {
@@ -91,6 +91,7 @@ def _strings(row: Any, source: str, number: int, field: str) -> list[str]:
 
 
 def gold_triple(row: Any, source: str, number: int, field: str) -> dict[str, str]:
+    """One gold ``[head, relation, tail]`` row of a processed file as a triple dict (errors name the text and field)."""
     items = _strings(row, source, number, field)
     if len(items) != 3:
         raise InputError(source, number, f"expected [head, relation, tail], got {len(items)} elements", field=field)
@@ -184,7 +185,7 @@ def read_factualness(path: Path) -> dict[str, dict[str, Any]]:
 
 def read_granularity(path: Path) -> dict[str, list[dict[str, Any]]]:
     """text -> ``[{"triple": json key, "reply": raw judge text, "splits": n}]``."""
-    from ..scoring.genres.parsing import count_splits
+    from .judge_replies import count_splits
 
     source = str(path)
     data = _text_map(read_json(path), source)
@@ -220,66 +221,75 @@ def read_corpus(set_name: str, path: Path) -> list[dict[str, Any]]:
 
 
 def read_prompt(path: Path) -> str:
+    """The text of one upstream judge prompt template (UTF-8, non-empty)."""
     return read_text(path, "a prompt template")
 
 
 # ------------------------------------------------------------------ user predictions
 
 
-def read_user_predictions(path: Path | str, set_name: str | None = None, lenient: bool = False) -> tuple[list[str], list[list[Any]]]:
+def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[Any], list[list[Any]]]:
     """A user's predictions: JSONL (one ``{"text" | "text_id", "triples"}`` per line,
     schema ``genres/user_prediction``) or an upstream-style JSON object
-    ``{text: [[head, relation, tail], ...]}``. Returns (texts, triples per text).
+    ``{text: [[head, relation, tail], ...]}``.
 
-    ``text_id`` needs ``set_name`` (it indexes the set config). Strict mode
-    validates every line against the schema (3 non-empty strings per triple);
-    lenient mode only requires lists and leaves triple checks to the scorer.
+    Parameters
+    ----------
+    path : path
+        The file.
+    strict : bool
+        Validate every line against the schema (3 non-empty strings per triple);
+        otherwise only the line structure is checked and the scorer decides on the
+        triples (the reference accepts empty strings and non-string elements).
+
+    Returns
+    -------
+    keys : list of str or int
+        Per text its string, or its ``text_id`` in the set (resolved by the scorer).
+    triples : list of list
+        Per text its triples as given.
+
+    Raises
+    ------
+    InputError
+        A file that is neither, or a line without a text and a list of triples.
     """
     from ..schemas import check_record
 
     path = Path(path)
     source = str(path)
     text = read_text(path, "JSONL lines or a JSON object")
-    stripped = text.lstrip()
-    if stripped.startswith("{") and not path.suffix == ".jsonl":
+    if text.lstrip().startswith("{") and path.suffix != ".jsonl":
         try:
-            whole = json.loads(text)
-        except json.JSONDecodeError:
+            whole = parse_json(text, path)
+        except InputError:
             whole = None  # maybe JSONL whose first line is an object
         if isinstance(whole, dict) and "triples" not in whole:
-            texts, triples = [], []
+            keys, triples = [], []
             for number, (key, value) in enumerate(whole.items(), start=1):
                 if not isinstance(value, list):
                     raise InputError(source, number, "expected a list of triples", field="triples")
-                texts.append(key)
+                keys.append(key)
                 triples.append(value)
-            return texts, triples
-    gold_texts: list[str] | None = None
-    texts, triples = [], []
+            return keys, triples
+    keys, triples = [], []
     for number, record in iter_jsonl(text, source):
         if not isinstance(record, dict):
             raise InputError(source, number, "expected a JSON object with text (or text_id) and triples")
-        if lenient:
-            if not isinstance(record.get("triples"), list):
-                raise InputError(source, number, "expected a list of triples", field="triples")
-        else:
+        if strict:
             check_record("genres/user_prediction", record, source, number)
+        elif not isinstance(record.get("triples"), list):
+            raise InputError(source, number, "expected a list of triples", field="triples")
         if "text" in record:
             if not isinstance(record["text"], str) or not record["text"]:
                 raise InputError(source, number, "expected a non-empty string", field="text")
-            texts.append(record["text"])
+            keys.append(record["text"])
         else:
-            if set_name is None:
-                raise InputError(source, number, "text_id needs --set", field="text_id")
-            if gold_texts is None:
-                from ..data import load_table
-
-                gold_texts = load_table("genres", set_name, "test")["text"].to_pylist()
             tid = record.get("text_id")
-            if not isinstance(tid, int) or isinstance(tid, bool) or not 0 <= tid < len(gold_texts):
-                raise InputError(source, number, f"text_id must be 0..{len(gold_texts) - 1} for {set_name}", field="text_id")
-            texts.append(gold_texts[tid])
+            if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
+                raise InputError(source, number, "expected a text (string) or a text_id (integer >= 0)", field="text_id")
+            keys.append(tid)
         triples.append(record["triples"])
-    if not texts:
+    if not keys:
         raise InputError(source, None, "no prediction lines")
-    return texts, triples
+    return keys, triples

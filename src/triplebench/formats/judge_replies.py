@@ -27,14 +27,17 @@ import math
 
 
 def parse_factualness(reply: str) -> bool:
+    """True when a factualness reply says ``true`` (after strip/lower); anything else is not supported."""
     return reply.strip().lower() == "true"
 
 
 def is_well_formed_factualness(reply: str) -> bool:
+    """True when a factualness reply is exactly ``true`` or ``false`` (after strip/lower)."""
     return reply.strip().lower() in ("true", "false")
 
 
 def count_splits(reply: str) -> int:
+    """The number of sub-triples in a granularity reply: its count of ``[``."""
     return reply.count("[")
 
 

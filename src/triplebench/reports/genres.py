@@ -1,14 +1,19 @@
-"""The paper-vs-ours table for GenRES (DVC stages ``embed_genres`` and ``report_genres``).
+"""The paper-vs-ours table for GenRES (DVC stage ``report_genres``, settings in ``params.yaml``).
 
-* ``python -m triplebench.scoring.genres.report embed`` embeds every distinct
-  element string of the 84 paper runs (14 models x 6 sets) and of the gold triples
-  with MiniLM into ``models/genres/minilm-elements.npz`` (resumable: saved every chunk).
-* ``python -m triplebench.scoring.genres.report report`` computes, per (set, model):
-  #tri, #tok, FS, GS (archived judge), US and CS (MiniLM, phi swept), TS (the
-  scikit-learn LDA of ``lda_genres``); the Spearman rank correlation with the
-  paper per column and set; the phi that makes MiniLM rank the 14 models most like
-  the paper's ada-002 did; writes ``reports/genres.json`` and
-  ``reports/genres_table.csv`` (plots).
+``triplebench report genres`` (= ``report``) first fills two caches under ``models/genres/``
+(not DVC outputs: they are remade from the built dataset when missing):
+
+* the per-set LDA topic models of TS (``lda/<set>.npz``, scikit-learn, the
+  section's ``lda_seed`` and ``lda_max_iter``; a model of another seed is retrained);
+* MiniLM embeddings of every distinct element string of the 84 paper runs (14 models
+  x 6 sets) and of the gold triples (``minilm-elements.npz``; resumable, saved every
+  chunk; ``report genres embed`` fills only this one).
+
+Then it computes, per (set, model): #tri, #tok, FS, GS (archived judge), US and CS
+(MiniLM, phi swept over ``phi_grid``), TS; the Spearman rank correlation with the
+paper per column and set; the phi that makes MiniLM rank the 14 models most like the
+paper's ada-002 did; and writes ``reports/genres.json`` and ``reports/genres_table.csv``.
+``report genres card`` rewrites the dataset card's tables from that report.
 """
 
 from __future__ import annotations
@@ -20,10 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ...formats.genres import PAPER_MODELS, SETS
-from ...paths import dataset_dir, reports_dir
-
-PHI_GRID = tuple(round(x, 2) for x in np.arange(0.50, 0.96, 0.05))
+from ..formats.genres import PAPER_MODELS, SETS
+from ..paths import dataset_dir, reports_dir
 
 #: the paper's Tables 2-4: (set, model) -> (#tri, #tok, TS, US, FS, GS, CS), written
 #: out from ../shared/papers/003_93d3e08aa4b6d995.txt (the specification)
@@ -33,7 +36,7 @@ PAPER_COLUMNS = ("tri", "tok", "TS", "US", "FS", "GS", "CS")
 def paper_table(path: str | Path | None = None) -> dict[tuple[str, str], dict[str, float]]:
     """Tables 2-4 as printed: from :mod:`.paper_tables`, or parsed from the paper's text at ``path``."""
     if path is None:
-        from .paper_tables import COLUMNS, TABLES
+        from ..scoring.genres.paper_tables import COLUMNS, TABLES
 
         return {key: dict(zip(COLUMNS, values)) for key, values in TABLES.items()}
     import re
@@ -66,7 +69,7 @@ def paper_table(path: str | Path | None = None) -> dict[tuple[str, str], dict[st
 
 def paper_runs() -> dict[tuple[str, str], dict[str, Any]]:
     """(set, model) -> {"texts", "triples"} of the archived outputs the paper scored."""
-    from ...data import load_table
+    from ..data import load_table
 
     table = load_table("genres", "predictions", "test").to_pylist()
     runs: dict[tuple[str, str], dict[str, Any]] = {}
@@ -82,18 +85,21 @@ def paper_runs() -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def gold_triples(set_name: str) -> dict[str, list[list[str]]]:
-    from ...data import load_records
+    """``text -> gold triples`` of one set's built config."""
+    from ..data import load_records
 
     return {r["text"]: [[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in load_records("genres", set_name, "test")}
 
 
 def embedding_path() -> Path:
-    from ...paths import project_root
+    """The MiniLM element-embedding cache of the report (``models/genres/minilm-elements.npz``)."""
+    from ..paths import project_root
 
     return project_root() / "models" / "genres" / "minilm-elements.npz"
 
 
 def all_elements(runs) -> list[str]:
+    """Every distinct element string of the paper runs and the gold triples, sorted."""
     strings: set[str] = set()
     for run in runs.values():
         for triples in run["triples"]:
@@ -107,7 +113,8 @@ def all_elements(runs) -> list[str]:
 
 
 def embed_main(chunk: int = 4096) -> int:
-    from .embedders import CachedEmbedder, MiniLMEmbedder
+    """Embed the element strings not yet in the cache, ``chunk`` at a time (resumable)."""
+    from ..scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
 
     runs = paper_runs()
     strings = all_elements(runs)
@@ -124,6 +131,7 @@ def embed_main(chunk: int = 4096) -> int:
 
 
 def spearman(a, b) -> float | None:
+    """Spearman's rho of the pairs where both values exist; None when undefined (fewer than 3, or constant)."""
     from scipy.stats import spearmanr
 
     pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
@@ -133,20 +141,43 @@ def spearman(a, b) -> float | None:
     return float(spearmanr(a, b).statistic)
 
 
-def report_main(out: str | Path | None = None) -> int:
-    from ...kernels import genres as kernels
-    from ...paths import project_root
-    from .embedders import CachedEmbedder, MiniLMEmbedder
-    from .scorer import archived_run, token_stats, triple_vectors
-    from .topics import TopicModel, model_path, topical_similarity
+def ensure_topic_models(seed: int, max_iter: int) -> None:
+    """Train the LDA model of every set that has none of this seed (a cache under models/genres/lda)."""
+    from ..scoring.genres.topics import TopicModel, model_path, train_all
 
+    for set_name in SETS:
+        path = model_path(set_name)
+        if path.is_file() and TopicModel.load(path).seed == seed:
+            continue
+        started = time.perf_counter()
+        train_all([set_name], seed=seed, max_iter=max_iter)
+        print(f"lda {set_name}: trained in {time.perf_counter() - started:.1f}s -> {path}", flush=True)
+
+
+def report_main(out: str | Path | None = None) -> int:
+    """Fill the caches, compute every (set, model) row and write ``reports/genres.json`` and the plot table."""
+    from ..kernels import genres as kernels
+    from ..paths import project_root
+    from ..scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
+    from ..scoring.genres.reproduce import archived_run
+    from ..scoring.genres.scorer import triple_vectors
+    from ..scoring.genres.statistics import token_stats
+    from ..scoring.genres.topics import TopicModel, model_path, topical_similarity
+    from . import report_params
+
+    settings = report_params("report_genres")
+    if settings["embedder"] != "minilm" or settings["gs_rule"] != "paper":
+        raise SystemExit("report_genres: the report is defined for embedder minilm and gs_rule paper")
+    phi_grid = tuple(round(float(x), 2) for x in settings["phi_grid"])
     started = time.perf_counter()
+    ensure_topic_models(int(settings["lda_seed"]), int(settings["lda_max_iter"]))
+    embed_main()
     paper = paper_table()
     runs = paper_runs()
     cache = CachedEmbedder(MiniLMEmbedder(), embedding_path())
     missing = [s for s in all_elements(runs) if s not in cache.index]
     if missing:
-        raise SystemExit(f"{len(missing)} elements are not embedded; run the embed_genres stage first")
+        raise SystemExit(f"{len(missing)} elements are not embedded")
     rows: list[dict[str, Any]] = []
     sweep: dict[float, dict[str, list[float]]] = {}
     for set_name in SETS:
@@ -160,10 +191,10 @@ def report_main(out: str | Path | None = None) -> int:
             tri, tok = token_stats(triples)
             pv, po = triple_vectors(cache, triples)
             gv, go = triple_vectors(cache, refs)
-            us_by_phi = {phi: float(kernels.uniqueness(pv, po, phi, 1.0).mean()) for phi in PHI_GRID}
-            cs_by_phi = {phi: float(kernels.completeness(pv, po, gv, go, phi).mean()) for phi in PHI_GRID}
+            us_by_phi = {phi: float(kernels.uniqueness(pv, po, phi, 1.0).mean()) for phi in phi_grid}
+            cs_by_phi = {phi: float(kernels.completeness(pv, po, gv, go, phi).mean()) for phi in phi_grid}
             ts = float(np.mean([topical_similarity(lda, text, [[str(x) for x in t] for t in ts_]) for text, ts_ in zip(run["texts"], triples)]))
-            for phi in PHI_GRID:
+            for phi in phi_grid:
                 sweep.setdefault(phi, {"US": [], "CS": []})
                 sweep[phi]["US"].append(us_by_phi[phi])
                 sweep[phi]["CS"].append(cs_by_phi[phi])
@@ -197,8 +228,8 @@ def report_main(out: str | Path | None = None) -> int:
             out[column] = float(np.mean(rhos))
         return out
 
-    agreement = {phi: rank_agreement(phi) for phi in PHI_GRID}
-    best_phi = max(PHI_GRID, key=lambda phi: agreement[phi]["US"] + agreement[phi]["CS"])
+    agreement = {phi: rank_agreement(phi) for phi in phi_grid}
+    best_phi = max(phi_grid, key=lambda phi: agreement[phi]["US"] + agreement[phi]["CS"])
     for r in rows:
         r["ours"]["US"] = 100 * r["us_by_phi"][best_phi]
         r["ours"]["CS"] = 100 * r["cs_by_phi"][best_phi]
@@ -212,8 +243,10 @@ def report_main(out: str | Path | None = None) -> int:
         correlations[column] = {"pooled": pooled, **per_set}
     report = {
         "benchmark": "genres",
-        "backends": {"judge": "archived (GPT-3.5-Turbo-Instruct verdicts)", "embedder": "minilm", "phi": best_phi, "combine": "sum", "lda": "scikit-learn online VB, seed 2024", "gs_rule": "paper"},
-        "phi_selection": {"grid": list(PHI_GRID), "mean_spearman_per_set": {str(k): v for k, v in agreement.items()}, "chosen": best_phi},
+        "backends": {"judge": "archived (GPT-3.5-Turbo-Instruct verdicts)", "embedder": "minilm", "phi": best_phi,
+                     "combine": "sum", "lda": f"scikit-learn online VB, seed {settings['lda_seed']}", "gs_rule": "paper"},
+        "phi_selection": {"grid": list(phi_grid), "mean_spearman_per_set": {str(k): v for k, v in agreement.items()},
+                          "chosen": best_phi},
         "spearman": correlations,
         "rows": [{k: v for k, v in r.items() if k not in ("us_by_phi", "cs_by_phi")} for r in rows],
         "seconds": round(time.perf_counter() - started, 1),
@@ -229,7 +262,8 @@ def report_main(out: str | Path | None = None) -> int:
         cells = [f"{r['paper'][c]:.1f},{'' if r['ours'][c] is None else format(r['ours'][c], '.1f')}" for c in PAPER_COLUMNS]
         lines.append(f"{r['set']},{r['model']}," + ",".join(cells))
     csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"reports/genres.json: phi={best_phi}; Spearman pooled " + ", ".join(f"{c}={correlations[c]['pooled']:.2f}" for c in PAPER_COLUMNS if correlations[c]["pooled"] is not None))
+    pooled = ", ".join(f"{c}={correlations[c]['pooled']:.2f}" for c in PAPER_COLUMNS if correlations[c]["pooled"] is not None)
+    print(f"reports/genres.json: phi={best_phi}; Spearman pooled {pooled}")
     return 0
 
 
@@ -273,10 +307,13 @@ def update_card(card: Path | None = None, report_path: Path | None = None) -> bo
 
 
 def main(argv=None) -> int:
+    """``triplebench report genres [report | embed | card]``."""
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["embed", "report", "card"], help="card: rewrite the dataset card's tables from the report")
+    parser.add_argument("what", nargs="?", default="report", choices=["report", "embed", "card"],
+                        help="report (default): caches, then the report; embed: only the embedding cache; "
+                        "card: rewrite the dataset card's tables from the report")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     if args.what == "card":

@@ -1,19 +1,14 @@
-"""GenRES scoring: TS, US, FS, GS, CS (+ #tri, #tok) with pluggable backends.
+"""GenRES: TS, US, FS, GS, CS (+ #tri, #tok) of generative relation extraction outputs.
 
-The public entry point is :func:`triplebench.scoring.genres.scorer.score`;
-backends live in :mod:`.embedders`, :mod:`.judges` and :mod:`.topics`.
-Heavy dependencies (torch, sentence-transformers, scikit-learn) are imported
-only when a backend that needs them is used.
+Data flow: :mod:`.inputs` (any input -> checked triples placed in a set) feeds
+:mod:`.scorer`, which asks the backends :mod:`.backends` builds from the options
+(:mod:`.judges` for FS/GS, :mod:`.embedders` with :mod:`triplebench.kernels.genres`
+for US/CS, :mod:`.topics` for TS) and returns one :class:`~.scorer.GenresResult`.
+:mod:`.reproduce` recomputes the archived upstream runs the reference way.
+Heavy dependencies (torch, sentence-transformers) load only with a backend that needs them.
 """
 
-from __future__ import annotations
+from .reproduce import ArchivedRun, archived_run, paper_row
+from .scorer import EVALUATE, OPTIONS, GenresResult, from_evaluate, score
 
-__all__ = ["score", "GenresResult"]
-
-
-def __getattr__(name: str):
-    if name in __all__:
-        from . import scorer
-
-        return getattr(scorer, name)
-    raise AttributeError(name)
+__all__ = ["EVALUATE", "OPTIONS", "ArchivedRun", "GenresResult", "archived_run", "from_evaluate", "paper_row", "score"]

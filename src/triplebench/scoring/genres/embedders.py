@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -26,10 +27,11 @@ from .http import post_json
 
 
 class Embedder(Protocol):
+    """What US/CS need of an embedder: a ``name`` and ``embed``."""
     name: str
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:  # (len(texts), dim), float32, unit rows
-        ...
+        """Unit-norm float32 rows, one per text."""
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -63,6 +65,7 @@ class MiniLMEmbedder:
         return self._model
 
     def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        """Unit-norm all-MiniLM-L6-v2 embeddings (float32, 384 columns), one row per text."""
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         model = self._load()
@@ -95,6 +98,7 @@ class OpenAIEmbedder:
         self.name = f"openai:{self.model}"
 
     def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        """Unit-norm embeddings from the server's ``/embeddings``, one row per text, in batches."""
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
             batch = list(texts[start : start + self.batch_size])
@@ -153,6 +157,7 @@ class CachedEmbedder:
         return np.fromiter((self.index[s] for s in strings), dtype=np.int64, count=len(strings))
 
     def save(self) -> None:
+        """Write the cache file atomically (vectors, strings, backend name)."""
         assert self.cache_path is not None and self.matrix is not None
         self.cache_path.parent.mkdir(parents=True, exist_ok=True)
         strings = np.array(list(self.index), dtype=str)
@@ -164,13 +169,3 @@ class CachedEmbedder:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-
-
-def get_embedder(spec: "str | Embedder | None", **options) -> Embedder:
-    if spec is None or spec == "minilm":
-        return MiniLMEmbedder(**{k: v for k, v in options.items() if k in ("batch_size", "device")})
-    if spec == "openai":
-        return OpenAIEmbedder(**options)
-    if isinstance(spec, str):
-        raise TripleBenchError(f"unknown embedder {spec!r}: expected 'minilm', 'openai' or an object with .embed()")
-    return spec

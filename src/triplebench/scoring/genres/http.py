@@ -31,6 +31,7 @@ def post_json(
     backoff: float = 1.0,
     max_backoff: float = 30.0,
 ) -> Any:
+    """POST ``payload`` as JSON; retries 429/5xx and timeouts with backoff; :class:`EndpointError` otherwise."""
     body = json.dumps(payload).encode("utf-8")
     headers = {"Content-Type": "application/json"}
     if api_key:
@@ -49,7 +50,7 @@ def post_json(
                 continue
             detail = exc.read()[:200].decode("utf-8", "replace")
             raise EndpointError(f"{url}: HTTP {exc.code}: {detail}") from None
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError:
             last = f"timed out after {timeout:g}s"
             continue
         except urllib.error.URLError as exc:

@@ -30,13 +30,14 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from ...errors import TripleBenchError
+from ...formats.judge_replies import count_splits, is_well_formed_factualness, parse_factualness
 from .http import EndpointError, post_json
-from .parsing import count_splits, is_well_formed_factualness, parse_factualness
 
 Triple = Sequence[Any]
 
@@ -47,15 +48,16 @@ def triple_key(triple: Triple) -> str:
 
 
 class Judge(Protocol):
+    """What FS and GS need of a judge (see the module docstring)."""
     name: str
 
     def factualness(self, items: Sequence[tuple[str, Triple]], progress: Callable[[int], None] | None = None) -> list[bool | None]:
-        ...
+        """Per ``(text, triple)``: supported (True/False), or None without a verdict."""
 
     def granularity(
         self, triples: Sequence[Triple], progress: Callable[[int], None] | None = None, texts: Sequence[str] | None = None
     ) -> list[int | None]:
-        ...
+        """Per triple: the number of sub-triples the judge splits it into, or None without a reply."""
 
 
 def load_prompts() -> dict[str, str]:
@@ -113,6 +115,7 @@ class ArchivedJudge:
         return table.filter(mask).to_pylist()
 
     def factualness(self, items, progress=None):
+        """The archived verdict of each (text, triple); the k-th occurrence gets the k-th verdict."""
         out: list[bool | None] = []
         occurrence: dict[tuple[str, str], int] = {}
         for text, triple in items:
@@ -150,14 +153,17 @@ class JudgeCache:
 
     @staticmethod
     def key(model: str, template_sha: str, text: str, triple: str) -> str:
+        """The cache key of one prompt: sha256 of model, template hash, text and triple."""
         return hashlib.sha256("\x1f".join((model, template_sha, text, triple)).encode("utf-8")).hexdigest()
 
     def get(self, key: str) -> str | None:
+        """The cached reply of ``key``, or None."""
         with self._lock:
             row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
     def put(self, key: str, reply: str) -> None:
+        """Store (and commit at once) the reply of ``key``."""
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, reply))
 
@@ -166,10 +172,12 @@ class JudgeCache:
             return self._db.execute("SELECT COUNT(*) FROM replies").fetchone()[0]
 
     def close(self) -> None:
+        """Close the database."""
         self._db.close()
 
 
 def default_cache_path() -> Path:
+    """The per-user judge cache: ``<user cache>/genres-judge.sqlite``."""
     from ...paths import cache_dir
 
     return cache_dir() / "genres-judge.sqlite"
@@ -203,7 +211,12 @@ class OpenAIJudge:
         templates = prompts if prompts is not None else load_prompts()
         self.templates = {name: text.strip() for name, text in templates.items()}
         self.template_sha = {n: hashlib.sha256(t.encode("utf-8")).hexdigest() for n, t in self.templates.items()}
-        self.cache = None if cache is False else JudgeCache(cache or default_cache_path())
+        if cache is False:
+            self.cache = None
+        elif isinstance(cache, JudgeCache):  # (not `cache or`: an empty cache has len 0)
+            self.cache = cache
+        else:
+            self.cache = JudgeCache(cache or default_cache_path())
         self.calls = 0
         self.cache_hits = 0
         self.unparsable = 0
@@ -263,6 +276,7 @@ class OpenAIJudge:
         return results
 
     def factualness(self, items, progress=None):
+        """Ask the fact-checker prompt for each (text, triple); unparsable replies are counted and read as not supported."""
         jobs = [(text, triple_key(triple)) for text, triple in items]
         replies = self._map(lambda text, t: self._ask("fact_checker", text, t, 10), jobs, progress)
         out = []
@@ -273,17 +287,8 @@ class OpenAIJudge:
         return out
 
     def granularity(self, triples, progress=None, texts=None):
+        """Ask the granularity prompt once per distinct triple (it has no text); returns the split counts."""
         # the granularity prompt has no text: one cached reply per triple
         jobs = [("", triple_key(t)) for t in triples]
         replies = self._map(lambda _text, t: self._ask("granularity_checker", "", t, 200), jobs, progress)
         return [count_splits(reply) for reply in replies]
-
-
-def get_judge(spec: "str | Judge | None", set_name: str, **options) -> Judge:
-    if spec is None or spec == "archived":
-        return ArchivedJudge(set_name, model=options.get("model"), seed=options.get("seed"))
-    if spec == "openai":
-        return OpenAIJudge(**options)
-    if isinstance(spec, str):
-        raise TripleBenchError(f"unknown judge {spec!r}: expected 'archived', 'openai' or an object")
-    return spec

@@ -1,384 +1,552 @@
-"""GenRES scorer: TS, US, FS, GS, CS and the #tri/#tok statistics.
+"""GenRES ``score()``: one system's triples per text -> one :class:`GenresResult`.
 
-Per text, then averaged over texts with equal weight (the reference's
-``np.mean`` over texts). Conventions, all from the reference scripts:
+Per text, then averaged over texts with equal weight (the reference's ``np.mean``
+over texts). Conventions, all from the reference scripts:
 
-* **#tri**: number of triples; **#tok**: mean over triples of the NLTK word-token
-  count of head + relation + tail; a triple with a non-string element counts 0
-  tokens; a text without triples has #tok 0.
-* **FS**: share of triples the judge says are supported; text without triples -> 0.
-  Any reply other than ``true`` (after strip/lower) is *not supported*.
+* **FS**: share of a text's triples the judge says the text supports; a text
+  without triples scores 0. Any reply other than ``true`` (after strip/lower) is
+  *not supported*.
 * **GS** (``gs_rule="paper"``, default): per text, the mean over its *distinct*
   triples of exp(-n) if n >= 2 else 1, n = number of ``[`` in the judge's reply;
-  texts without triples are left out of the average (per-text value NaN). This
-  reproduces the paper's printed GS (``results_new/GS.json``). ``gs_rule="legacy"``:
-  exp(-n) for every triple occurrence, texts without triples score 0 (the older
-  ``results/GS.json``). Triples with no archived reply are left out of their text's
-  mean (``missing`` counts them); a text whose triples all lack a reply scores 0.
-* **US**: share of ordered pairs (i != j) with cosine < phi; 0 triples -> 0, one
-  triple -> 1 (Wiki80's ground truth, one triple per sentence, scores 100 in Table 4).
-* **CS**: share of gold triples whose best extracted triple has cosine >= phi;
-  no extracted triple -> 0, no gold triple -> 1.
-* **TS**: exp(-KL(LDA(text) || LDA(concatenated triples))).
+  texts without triples are left out. This is the paper's printed GS
+  (``results_new/GS.json``). ``gs_rule="legacy"``: every occurrence counts and
+  texts without triples score 0 (the older ``results/GS.json``).
+* **US**: share of ordered triple pairs (i != j) with cosine < phi; no triple -> 0,
+  one triple -> 1.
+* **CS**: share of gold triples whose best extracted triple has cosine >= phi; no
+  extracted triple -> 0, no gold triple -> 1.
+* **TS**: exp(-KL(LDA(text) || LDA(the triples' words))); needs the set's LDA model.
+* **#tri / #tok** (always, in ``details["statistics"]``): triples per text, and the
+  mean NLTK word-token count of head + relation + tail.
 
-Triple embedding: sum of the unit embeddings of head, relation and tail (paper
-§4.2) or their concatenation (``combine="concat"``); every distinct element
-string is embedded once per run.
+Triple embedding: the sum of the unit embeddings of head, relation and tail (paper
+§4.2) or their concatenation (``combine="concat"``).
+
+Honest numbers: a text outside the set, or a triple the judge has no verdict for
+(the archived judge knows only the upstream runs' triples), is a
+:class:`~triplebench.errors.CoverageError` before any model loads, never a
+silent 0. ``allow_partial=True`` leaves them out (the signature says ``partial``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ...errors import InputError, TripleBenchError
+from ...errors import CoverageError, InputError
 from ...formats.genres import SETS
-from ...signature import make_signature
+from ...metric_spec import MetricSpec
+from ...options import COMMON, Option, validate
+from ..result import Coverage, Result
+from .backends import JUDGE_HELP
+from .inputs import Predictions, check_triples, other_set_of, read_predictions, set_gold
+from .reproduce import ArchivedRun, archived_run, paper_row
+from .statistics import token_stats
 
+BENCHMARK = "genres"
 ALL_SCORES = ("TS", "US", "FS", "GS", "CS")
-STATS = ("tri", "tok")
+DEFAULT_SCORES = ("US", "FS", "GS", "CS")
+ARCHIVED_SCORES = ("FS", "GS")
+JUDGED = ("FS", "GS")
 
 #: phi per embedder. ada-002: the paper's 0.95. MiniLM: chosen by rank agreement
 #: with the paper's ada-002 US/CS columns (see metrics/genres/README.md).
 DEFAULT_PHI = {"openai": 0.95, "minilm": 0.65}
 
+OPTIONS: tuple[Option, ...] = (
+    Option("dataset", "choice", None, "the GenRES set the texts come from", choices=tuple(SETS), flags=("--set",)),
+    Option("scores", "choices", None, "scores to compute, comma separated [default: US,FS,GS,CS; an archived run: "
+           "FS,GS]; TS needs the set's LDA topic model", choices=ALL_SCORES),
+    Option("judge", "choice", "archived", "FS/GS judge: the archived upstream verdicts, or an OpenAI-compatible "
+           "server", choices=("archived", "openai")),
+    Option("archived_model", "str", None, "archived judge: only this upstream run's verdicts (e.g. gpt-4)"),
+    Option("archived_seed", "int", None, "archived judge: only this seed's verdicts", minimum=0),
+    Option("judge_url", "str", None, "judge server base URL [default: $OPENAI_BASE_URL or https://api.openai.com/v1]"),
+    Option("judge_key_env", "str", None, "environment variable holding the judge server's API key"),
+    Option("judge_model", "str", None, "judge model [default: $GENRES_JUDGE_MODEL or gpt-3.5-turbo-instruct]"),
+    Option("judge_api", "choice", "completions", "the judge server's API", choices=("completions", "chat")),
+    Option("judge_concurrency", "int", 8, "judge requests in flight", minimum=1, maximum=64),
+    Option("judge_timeout", "float", 60.0, "seconds per judge request", minimum=0.1, maximum=3600),
+    Option("judge_cache", "path", None, "SQLite cache of judge replies [default: the per-user cache]"),
+    Option("embedder", "choice", "minilm", "US/CS embedder: all-MiniLM-L6-v2 offline, or an OpenAI-compatible "
+           "/embeddings server", choices=("minilm", "openai")),
+    Option("embed_url", "str", None, "embedding server base URL [default: $OPENAI_BASE_URL or api.openai.com]"),
+    Option("embed_key_env", "str", None, "environment variable holding the embedding server's API key"),
+    Option("embed_model", "str", None, "embedding model [default: text-embedding-ada-002]"),
+    Option("embedding_cache", "path", None, ".npz cache of element embeddings, reused across runs"),
+    Option("phi", "float", None, "US/CS similarity threshold [default: 0.95 openai, 0.65 minilm]",
+           minimum=0.0, maximum=1.0),
+    Option("combine", "choice", "sum", "triple embedding from its elements' (paper: sum)", choices=("sum", "concat")),
+    Option("topic_model", "path", None, "LDA topic model .npz for TS [default: models/genres/lda/<set>.npz]"),
+    Option("gs_rule", "choice", "paper", "GS counting: the paper's printed column or the repository's older table",
+           choices=("paper", "legacy")),
+    Option("strict", "bool", False, "refuse triples that are not three non-empty strings (default: the "
+           "reference's acceptance; wrong-length triples dropped and counted)"),
+    Option("insecure_http", "bool", False, "allow plain http to a judge/embedding server that is not on this machine"),
+    *COMMON,
+)
 
-@dataclass
-class GenresResult:
-    set: str
-    n_texts: int
-    scores: dict[str, float]
-    per_text: dict[str, list[float]]
-    missing: dict[str, int]
-    dropped_triples: int
-    signature: str
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def percent(self) -> dict[str, float]:
-        """Scores as printed in the paper (TS..CS in %, #tri/#tok as is)."""
-        return {k: (v if k in STATS else 100.0 * v) for k, v in self.scores.items()}
-
-    def to_dict(self) -> dict[str, Any]:
-        from ..result import _plain
-
-        return _plain(self)
-
-    def to_json(self, indent: int | None = 1) -> str:
-        import json
-
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-
-def _check_triples(predictions: Sequence[Any], source: str, lenient: bool) -> tuple[list[list[list[Any]]], int]:
-    """Validate user triples. Strict: 3 non-empty strings each. Lenient: drop
-    wrong-length triples (counted), keep non-string elements (0 tokens)."""
-    out: list[list[list[Any]]] = []
-    dropped = 0
-    if not isinstance(predictions, (list, tuple)):
-        raise InputError(source, None, f"expected a list (one list of triples per text), got {type(predictions).__name__}")
-    for i, triples in enumerate(predictions, start=1):
-        if not isinstance(triples, (list, tuple)):
-            raise InputError(source, i, f"expected a list of triples, got {type(triples).__name__}", field="triples")
-        kept = []
-        for j, triple in enumerate(triples):
-            where = f"triples/{j}"
-            if not isinstance(triple, (list, tuple)) or len(triple) != 3:
-                if lenient and isinstance(triple, (list, tuple)):
-                    dropped += 1
-                    continue
-                size = len(triple) if isinstance(triple, (list, tuple)) else type(triple).__name__
-                raise InputError(source, i, f"expected [head, relation, tail], got {size} elements", field=where)
-            bad = [k for k, x in enumerate(triple) if not isinstance(x, str) or not x.strip()]
-            if bad and not lenient:
-                x = triple[bad[0]]
-                what = "an empty string" if isinstance(x, str) else f"a {type(x).__name__}"
-                raise InputError(source, i, f"element {bad[0]} is {what}; expected a non-empty string", field=where)
-            kept.append(list(triple))
-        out.append(kept)
-    return out, dropped
+#: options that may also be Python objects (a judge, an embedder, a TopicModel)
+BACKEND_OBJECTS = ("judge", "embedder", "topic_model")
 
 
-def _gold_for(set_name: str, texts: Sequence[str], source: str) -> list[list[list[str]]]:
-    from ...data import load_records
+class GenresResult(Result):
+    """A GenRES :class:`~triplebench.scoring.result.Result`.
 
-    gold = {r["text"]: [[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in load_records("genres", set_name, "test")}
-    out = []
-    for i, text in enumerate(texts, start=1):
-        if text not in gold:
-            raise InputError(source, i, f"text is not in the {set_name} set (pass references= for other texts): {text[:60]!r}", field="text")
-        out.append(gold[text])
-    return out
+    ``scores`` holds TS, US, FS, GS, CS as fractions (those computed);
+    ``details["statistics"]`` the #tri / #tok means; ``details["per_text"]`` per
+    score one value per text (``None`` where a text is left out); for an archived
+    run ``details["paper"]`` the paper's printed row.
+    """
 
-
-def token_stats(predictions: Sequence[Sequence[Sequence[Any]]]) -> tuple[np.ndarray, np.ndarray]:
-    from .tokenize import count_tokens
-
-    cache: dict[str, int] = {}
-
-    def tokens(s: str) -> int:
-        n = cache.get(s)
-        if n is None:
-            n = cache[s] = count_tokens(s)
-        return n
-
-    tri = np.array([len(t) for t in predictions], dtype=np.float64)
-    tok = np.zeros(len(predictions))
-    for i, triples in enumerate(predictions):
-        counts = [sum(tokens(x) for x in t) if all(isinstance(x, str) for x in t) else 0 for t in triples]
-        tok[i] = sum(counts) / len(counts) if counts else 0.0
-    return tri, tok
+    def _format_extra(self) -> list[str]:
+        lines = []
+        stats = self.details.get("statistics") or {}
+        if stats:
+            lines.append("#tri {:.1f}  #tok {:.1f}  (triples per text; word tokens per triple)".format(
+                stats.get("tri", math.nan), stats.get("tok", math.nan)))
+        paper = self.details.get("paper")
+        if paper:
+            shown = [k for k in ("FS", "GS", "US", "CS", "TS") if k in self.scores and k in paper]
+            ours = "  ".join(f"{k} {100 * self.scores[k]:.1f}" for k in shown if self.scores[k] is not None)
+            printed = "  ".join(f"{k} {paper[k]:.1f}" for k in shown)
+            lines.append(f"paper: {printed}  #tri {paper['tri']:.1f}  #tok {paper['tok']:.1f}")
+            lines.append(f"ours:  {ours}  #tri {stats.get('tri', math.nan):.1f}  #tok {stats.get('tok', math.nan):.1f}")
+        return lines
 
 
-def triple_vectors(
-    embedder, triples_per_text: Sequence[Sequence[Sequence[Any]]], combine: str = "sum", progress=None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Unit triple vectors (CSR by text) from element embeddings."""
-    from ...kernels.encoding import csr
+# -- inputs ---------------------------------------------------------------------------------------
 
+
+def _wanted(opts: dict[str, Any], archived: bool) -> list[str]:
+    chosen = opts["scores"]
+    if chosen is None:
+        return list(ARCHIVED_SCORES if archived else DEFAULT_SCORES)
+    return [s for s in ALL_SCORES if s in chosen]
+
+
+def _gold_map(gold: Any) -> tuple[str, dict[str, list[list[Any]]]]:
+    """``gold=`` as ``(name, {text: gold triples})``: a path or a mapping."""
+    if isinstance(gold, (str, PathLike)):
+        from ...formats.genres import read_user_predictions
+
+        keys, triples = read_user_predictions(gold)
+        if any(not isinstance(k, str) for k in keys):
+            raise InputError(gold, None, "gold records are keyed by text (text_id is for predictions)", field="text")
+        checked, _ = check_triples(triples, str(gold), strict=False)
+        return "custom:" + Path(gold).name, dict(zip(keys, checked))
+    if isinstance(gold, Mapping):
+        checked, _ = check_triples(list(gold.values()), "<gold>", strict=False)
+        return "custom", dict(zip((str(k) for k in gold), checked))
+    raise InputError("<gold>", None, "gold= is a path (JSONL {text, triples} or {text: triples}) or a mapping "
+                     "{text: [[head, relation, tail], ...]}", field="gold")
+
+
+def _place(preds: Predictions, dataset: str, gold: dict[str, list[list[Any]]] | None, allow_partial: bool) -> list[int]:
+    """Positions (in ``preds``) of the texts that can be scored; CoverageError for the others."""
+    if gold is not None:
+        outside = [i for i, t in enumerate(preds.texts) if t not in gold]
+        where = "the gold= file"
+    else:
+        outside = [i for i, pos in enumerate(preds.index) if pos < 0]
+        where = f"the {dataset} set"
+    if outside and not allow_partial:
+        text = preds.texts[outside[0]]
+        other = other_set_of(text)
+        hint = (f"the first, record {outside[0] + 1} ({text[:50]!r}), is a {other} text: --set {other}" if other
+                else f"the first is record {outside[0] + 1}: {text[:60]!r}")
+        raise CoverageError(preds.source, f"texts are not in {where}", len(outside), len(preds.texts), hint)
+    skip = set(outside)
+    return [i for i in range(len(preds.texts)) if i not in skip]
+
+
+# -- the scores -----------------------------------------------------------------------------------
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    kept = [v for v in values if not math.isnan(v)]
+    return float(np.mean(kept)) if kept else None
+
+
+def _judged_scores(wanted: list[str], texts: list[str], triples: list[list[list[Any]]], judge: Any, gs_rule: str,
+                   allow_partial: bool, source: str) -> tuple[dict[str, list[float]], dict[str, Coverage], int]:
+    """FS and GS per text (NaN: left out), the judged-triple coverage, unparsable replies."""
+    from ...formats.judge_replies import granularity_of
+    from .judges import triple_key
+
+    per_text: dict[str, list[float]] = {}
+    coverage: dict[str, Coverage] = {}
+    jobs: dict[str, list[tuple[int, list[Any]]]] = {}
+    if "FS" in wanted:
+        jobs["FS"] = [(i, t) for i, ts in enumerate(triples) for t in ts]
+    if "GS" in wanted:
+        if gs_rule == "paper":  # one judgement per distinct triple of a text
+            jobs["GS"] = [(i, t) for i, ts in enumerate(triples) for t in {triple_key(t): t for t in ts}.values()]
+        else:
+            jobs["GS"] = [(i, t) for i, ts in enumerate(triples) for t in ts]
+    replies: dict[str, list[Any]] = {}
+    if "FS" in jobs:
+        replies["FS"] = judge.factualness([(texts[i], t) for i, t in jobs["FS"]])
+    if "GS" in jobs:
+        replies["GS"] = judge.granularity([t for _, t in jobs["GS"]], texts=[texts[i] for i, _ in jobs["GS"]])
+    for name, items in jobs.items():
+        unjudged = sum(r is None for r in replies[name])
+        coverage[f"judged_triples_{name}"] = Coverage(len(items) - unjudged, len(items))
+        if unjudged and not allow_partial:
+            first = next(t for (_, t), r in zip(items, replies[name]) if r is None)
+            raise CoverageError(source, f"triples have no {name} verdict from the {judge.name} judge", unjudged,
+                                len(items), f"the first: {triple_key(first)}; the archived judge knows only the "
+                                "upstream runs' triples. For a new system, " + JUDGE_HELP)
+    for name, items in jobs.items():
+        values: list[list[float]] = [[] for _ in triples]
+        for (i, _), reply in zip(items, replies[name]):
+            if reply is not None:
+                values[i].append((1.0 if reply else 0.0) if name == "FS" else granularity_of(reply, gs_rule))
+        out = []
+        for i, ts in enumerate(triples):
+            if not ts:  # the reference: FS 0; GS paper rule leaves the text out, legacy 0
+                out.append(math.nan if (name == "GS" and gs_rule == "paper") else 0.0)
+            else:
+                out.append(float(np.mean(values[i])) if values[i] else math.nan)
+        per_text[name] = out
+    return per_text, coverage, int(getattr(judge, "unparsable", 0))
+
+
+def triple_vectors(embedder: Any, triples_per_text: Sequence[Sequence[Sequence[Any]]],
+                   combine: str = "sum") -> tuple[np.ndarray, np.ndarray]:
+    """Unit triple vectors of every text, stacked, with CSR offsets per text.
+
+    Parameters
+    ----------
+    embedder : CachedEmbedder
+        Embeds each distinct element string once (``embed_unique``).
+    triples_per_text : sequence of sequence of triples
+        One list of ``[head, relation, tail]`` per text (non-strings embedded as ``str``).
+    combine : {'sum', 'concat'}
+        Sum of the element embeddings (paper §4.2) or their concatenation.
+
+    Returns
+    -------
+    vectors : numpy.ndarray, shape (n_triples, dim), float32, unit rows
+    offsets : numpy.ndarray, shape (n_texts + 1,), int64
+    """
     flat = [t for triples in triples_per_text for t in triples]
-    strings = [x if isinstance(x, str) else str(x) for t in flat for x in t]
-    ids = embedder.embed_unique(strings, progress=progress) if strings else np.zeros(0, dtype=np.int64)
-    offsets = csr([[0] * len(t) for t in triples_per_text])[1]
+    offsets = np.concatenate(([0], np.cumsum([len(t) for t in triples_per_text]))).astype(np.int64)
     if not flat:
         dim = 1 if embedder.matrix is None else embedder.matrix.shape[1]
         return np.zeros((0, dim if combine == "sum" else 3 * dim), dtype=np.float32), offsets
+    ids = embedder.embed_unique([x if isinstance(x, str) else str(x) for t in flat for x in t])
     parts = embedder.matrix[ids].reshape(len(flat), 3, -1)
-    if combine == "sum":
-        vectors = parts.sum(axis=1)
-    elif combine == "concat":
-        vectors = parts.reshape(len(flat), -1)
-    else:
-        raise TripleBenchError(f"combine must be 'sum' or 'concat', got {combine!r}")
+    vectors = parts.sum(axis=1) if combine == "sum" else parts.reshape(len(flat), -1)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(vectors / norms, dtype=np.float32), offsets
 
 
-def _mean_or_zero(values: list[float]) -> float:
-    return float(np.mean(values)) if values else 0.0
-
-
-def score(
-    predictions: Sequence[Sequence[Sequence[Any]]],
-    *,
-    set: str,
-    texts: Sequence[str] | None = None,
-    references: Sequence[Sequence[Sequence[str]]] | None = None,
-    scores: str | Sequence[str] = ALL_SCORES,
-    judge: Any = "archived",
-    judge_options: dict[str, Any] | None = None,
-    embedder: Any = "minilm",
-    embedder_options: dict[str, Any] | None = None,
-    embedding_cache: str | None = None,
-    phi: float | None = None,
-    combine: str = "sum",
-    topic_model: Any = None,
-    lenient: bool = False,
-    gs_rule: str = "paper",
-    source: str = "predictions",
-    progress: Callable[[str, int], Callable[[int], None]] | None = None,
-) -> GenresResult:
-    """Score one system's triples on a GenRES set (see the module docstring)."""
+def _embedded_scores(wanted: list[str], triples: list[list[list[Any]]], gold: list[list[list[Any]]] | None,
+                     backend: Any, phi: float, combine: str) -> dict[str, list[float]]:
     from ...kernels import genres as kernels
-    from .embedders import CachedEmbedder, get_embedder
-    from .judges import get_judge, triple_key
-    from .parsing import GS_RULES, granularity_of
 
-    if set not in SETS:
-        raise InputError(source, None, f"unknown set {set!r}; expected one of {', '.join(SETS)}", field="set")
-    wanted = [s.strip().upper() for s in (scores.split(",") if isinstance(scores, str) else scores) if s.strip()]
-    unknown = [s for s in wanted if s not in ALL_SCORES]
-    if unknown:
-        raise InputError(source, None, f"unknown score(s) {unknown}; expected a subset of {','.join(ALL_SCORES)}", field="scores")
-    if gs_rule not in GS_RULES:
-        raise InputError(source, None, f"unknown GS rule {gs_rule!r}; expected one of {', '.join(GS_RULES)}", field="gs_rule")
-    triples, dropped = _check_triples(predictions, source, lenient)
-    if texts is not None and len(texts) != len(triples):
-        raise InputError(source, None, f"{len(texts)} texts but {len(triples)} prediction lists", field="texts")
-    if texts is None and any(s in wanted for s in ("TS", "FS")):
-        raise InputError(source, None, "TS and FS need the source texts (texts=...)", field="texts")
-    if references is not None and len(references) != len(triples):
-        raise InputError(source, None, f"{len(references)} references but {len(triples)} prediction lists", field="references")
+    per_text: dict[str, list[float]] = {}
+    pv, po = triple_vectors(backend, triples, combine)
+    if "US" in wanted:
+        per_text["US"] = kernels.uniqueness(pv, po, phi, 1.0).tolist()
+    if "CS" in wanted:
+        gv, go = triple_vectors(backend, gold, combine)
+        dim = max(pv.shape[1], gv.shape[1])
+        pv = pv if pv.shape[0] else np.zeros((0, dim), np.float32)
+        gv = gv if gv.shape[0] else np.zeros((0, dim), np.float32)
+        per_text["CS"] = kernels.completeness(pv, po, gv, go, phi).tolist()
+    return per_text
 
-    refs = None
-    if "CS" in wanted:  # resolve the gold first: a text outside the set is an input error, before any model loads
-        if references is None and texts is None:
-            raise InputError(source, None, "CS needs the gold triples: pass references=, or texts= of the set", field="references")
-        refs = references if references is not None else _gold_for(set, texts, source)
-        refs, _ = _check_triples(refs, "references", True)
-        if len(refs) != len(triples):  # the kernels index both by text: never let them disagree
-            raise InputError(source, None, f"{len(refs)} references but {len(triples)} prediction lists", field="references")
 
-    tri, tok = token_stats(triples)
-    result_scores: dict[str, float] = {"tri": float(tri.mean()) if len(tri) else 0.0, "tok": float(tok.mean()) if len(tok) else 0.0}
-    per_text: dict[str, list[float]] = {"tri": tri.tolist(), "tok": tok.tolist()}
-    missing: dict[str, int] = {}
-    options: dict[str, Any] = {}
-    sig: dict[str, Any] = {"set": set, "scores": ",".join(wanted) or "none"}
+def _topical_scores(texts: list[str], triples: list[list[list[Any]]], model: Any) -> list[float]:
+    from .topics import topical_similarity
 
-    if "FS" in wanted or "GS" in wanted:
-        judge_obj = get_judge(judge, set, **(judge_options or {}))
-        sig["judge"] = judge_obj.name
-        flat = [(i, t) for i, ts in enumerate(triples) for t in ts]
-        if "FS" in wanted:
-            verdicts = judge_obj.factualness([(texts[i], t) for i, t in flat], progress("judge FS", len(flat)) if progress else None)
-            per = [[] for _ in triples]
-            for (i, _), v in zip(flat, verdicts):
-                if v is None:
-                    missing["FS"] = missing.get("FS", 0) + 1
-                    continue
-                per[i].append(1.0 if v else 0.0)
-            fs = [_mean_or_zero(v) if triples[i] else 0.0 for i, v in enumerate(per)]
-            per_text["FS"] = fs
-            result_scores["FS"] = _mean_or_zero(fs)
+    return [topical_similarity(model, text, [[str(x) for x in t] for t in ts]) for text, ts in zip(texts, triples)]
+
+
+# -- score() --------------------------------------------------------------------------------------
+
+
+def score(predictions: Any, *, gold: Any = None, **options: Any) -> GenresResult:
+    """Score one system's triples on a GenRES set.
+
+    Parameters
+    ----------
+    predictions : path, mapping, list of dict, datasets.Dataset, pyarrow.Table or ArchivedRun
+        JSONL ``{"text" | "text_id", "triples": [[head, relation, tail], ...]}`` lines
+        or an upstream ``{text: triples}`` JSON object (file or mapping); or an
+        :class:`~.reproduce.ArchivedRun` to reproduce an upstream run's FS and GS the
+        reference way (with the paper's printed row in ``details["paper"]``).
+    gold : path or mapping, optional
+        ``{text: gold triples}`` for CS (JSONL or JSON object file, or a mapping);
+        default: the set's gold. Texts are then placed in this gold.
+    **options
+        ``dataset`` (required unless an archived run), ``scores``, the judge options
+        (``judge`` may be an object with ``factualness``/``granularity``), the
+        embedder options (``embedder`` may be an object with ``embed``),
+        ``topic_model`` (a path or a loaded TopicModel), ``phi``, ``combine``,
+        ``gs_rule``, ``strict``, ``allow_partial``, ``bootstrap``, ``seed``, ``level``;
+        see ``OPTIONS``.
+
+    Returns
+    -------
+    GenresResult
+        Scores TS..CS (fractions, those asked for), coverage of texts and judged
+        triples, #tri/#tok in ``details["statistics"]``, per-text values.
+
+    Raises
+    ------
+    InputError
+        Bad options (before any model loads) or unreadable predictions.
+    CoverageError
+        Texts outside the set (or ``gold=``), or triples without a verdict, unless
+        ``allow_partial``.
+    """
+    from ..significance import with_intervals
+
+    given = {k: options.pop(k) for k in BACKEND_OBJECTS if k in options and not isinstance(options[k], (str, PathLike))
+             and options[k] is not None}
+    opts = validate(OPTIONS, options)
+    if isinstance(predictions, ArchivedRun):
+        result = _score_archived_run(predictions, opts, given)
+    else:
+        result = _score_predictions(predictions, gold, opts, given)
+    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
+
+
+def _score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: dict[str, Any]) -> GenresResult:
+    from . import backends
+
+    dataset = opts["dataset"]
+    if dataset is None:
+        raise InputError.option("dataset", None, "the set the texts come from (--set): " + " | ".join(SETS))
+    wanted = _wanted(opts, archived=False)
+    if "TS" in wanted and "topic_model" not in given:
+        backends.topic_model_path(opts, dataset)  # a missing model is an error now, not after judging
+    gold_name, gold_map = ("dataset", None) if gold is None else _gold_map(gold)
+    preds = read_predictions(predictions, dataset, strict=opts["strict"])
+    keep = _place(preds, dataset, gold_map, opts["allow_partial"])
+    texts = [preds.texts[i] for i in keep]
+    triples = [preds.triples[i] for i in keep]
+    ids = [str(preds.index[i]) if gold_map is None else str(i) for i in keep]
+    coverage = {"texts": Coverage(len(keep), len(preds.texts))}
+    per_text: dict[str, list[float]] = {}
+    fields: dict[str, Any] = {"dataset": dataset}
+    if gold_name != "dataset":
+        fields["gold"] = gold_name
+    fields["scores"] = ",".join(wanted)
+    unparsable = 0
+    if any(s in JUDGED for s in wanted):
+        judge = backends.judge(opts, dataset, given.get("judge"))
+        found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts["gs_rule"],
+                                                   opts["allow_partial"], preds.source)
+        per_text.update(found)
+        coverage.update(judged)
+        fields["judge"] = judge.name
         if "GS" in wanted:
-            if gs_rule == "paper":
-                # one judgement per distinct triple of a text; texts without triples are left out
-                jobs = []
-                for i, ts in enumerate(triples):
-                    seen: dict[str, list[Any]] = {}
-                    for t in ts:
-                        seen.setdefault(triple_key(t), t)
-                    jobs.extend((i, t) for t in seen.values())
-            else:
-                jobs = flat
-            gs_progress = progress("judge GS", len(jobs)) if progress else None
-            try:
-                splits = judge_obj.granularity([t for _, t in jobs], gs_progress, texts=[texts[i] for i, _ in jobs] if texts else None)
-            except TypeError:  # a user judge without the optional texts argument
-                splits = judge_obj.granularity([t for _, t in jobs], gs_progress)
-            per = [[] for _ in triples]
-            for (i, _), n in zip(jobs, splits):
-                if n is None:
-                    missing["GS"] = missing.get("GS", 0) + 1
-                    continue
-                per[i].append(granularity_of(n, gs_rule))
-            if gs_rule == "paper":
-                gs = [_mean_or_zero(v) if triples[i] else math.nan for i, v in enumerate(per)]
-                kept = [v for v in gs if not math.isnan(v)]
-                result_scores["GS"] = _mean_or_zero(kept)
-            else:
-                gs = [_mean_or_zero(v) for v in per]
-                result_scores["GS"] = _mean_or_zero(gs)
-            per_text["GS"] = gs
-            sig["gs"] = gs_rule
-        unparsable = getattr(judge_obj, "unparsable", 0)
-        if unparsable:
-            missing["unparsable_replies"] = unparsable
-
+            fields["gs"] = opts["gs_rule"]
     if "US" in wanted or "CS" in wanted:
-        backend = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(get_embedder(embedder, **(embedder_options or {})), embedding_cache)
-        kind = "openai" if backend.name.startswith("openai") else "minilm"
-        used_phi = DEFAULT_PHI.get(kind, 0.95) if phi is None else float(phi)
-        sig.update(embedder=backend.name, phi=used_phi, combine=combine)
-        options.update(phi=used_phi, embedder=backend.name, combine=combine)
-        pv, po = triple_vectors(backend, triples, combine, progress("embed", 0) if progress else None)
-        if "US" in wanted:
-            us = kernels.uniqueness(pv, po, used_phi, 1.0)
-            per_text["US"] = us.tolist()
-            result_scores["US"] = float(us.mean()) if len(us) else 0.0
+        backend = backends.embedder(opts, given.get("embedder"))
+        phi = DEFAULT_PHI["openai" if backend.name.startswith("openai") else "minilm"] if opts["phi"] is None \
+            else opts["phi"]
         if "CS" in wanted:
-            gv, go = triple_vectors(backend, refs, combine)
-            if pv.shape[0] == 0 or gv.shape[0] == 0:
-                dim = max(pv.shape[1], gv.shape[1])
-                pv = pv if pv.shape[0] else np.zeros((0, dim), np.float32)
-                gv = gv if gv.shape[0] else np.zeros((0, dim), np.float32)
-            cs = kernels.completeness(pv, po, gv, go, used_phi)
-            per_text["CS"] = cs.tolist()
-            result_scores["CS"] = float(cs.mean()) if len(cs) else 0.0
-
+            gold_triples = ([gold_map[t] for t in texts] if gold_map is not None
+                            else [list(set_gold(dataset)[preds.index[i]]) for i in keep])
+        else:
+            gold_triples = None
+        per_text.update(_embedded_scores(wanted, triples, gold_triples, backend, phi, opts["combine"]))
+        fields.update(embedder=backend.name, phi=phi, combine=opts["combine"])
     if "TS" in wanted:
-        from .topics import TopicModel, model_path, topical_similarity
+        model = backends.topic_model(opts, dataset, given.get("topic_model"))
+        per_text["TS"] = _topical_scores(texts, triples, model)
+        fields["lda"] = f"{model.n_topics}t-seed{model.seed}"
+    if opts["strict"]:
+        fields["strict"] = True
+    partial = coverage["texts"].missing or any(c.missing for k, c in coverage.items() if k.startswith("judged"))
+    if partial:
+        fields["partial"] = True
+    tri, tok = token_stats(triples)
+    scores = {name: _mean(per_text[name]) for name in ALL_SCORES if name in per_text}
+    if scores.get("GS", 0.0) is None and not any(triples):
+        scores["GS"] = 0.0  # no triples at all: the paper prints GS 0.0 (DocRED Galactica, Table 3)
+    warnings = _warnings(opts, wanted, preds, coverage, unparsable)
+    from ...signature import make_signature
 
-        model = topic_model if isinstance(topic_model, TopicModel) else TopicModel.load(topic_model or model_path(set))
-        ts = [topical_similarity(model, text, [[str(x) for x in t] for t in ts_]) for text, ts_ in zip(texts, triples)]
-        per_text["TS"] = ts
-        result_scores["TS"] = _mean_or_zero(ts)
-        sig.update(lda=f"sklearn-{model.n_topics}t-seed{model.seed}")
-
-    if lenient:
-        sig["lenient"] = True
-    ordered = {k: result_scores[k] for k in (*STATS, *ALL_SCORES) if k in result_scores}
     return GenresResult(
-        set=set,
-        n_texts=len(triples),
-        scores=ordered,
-        per_text=per_text,
-        missing=missing,
-        dropped_triples=dropped,
-        signature=make_signature("genres", **sig),
-        options=options,
+        BENCHMARK, make_signature(BENCHMARK, **fields), scores,
+        counts={"texts": len(texts), "triples": int(tri.sum()), "dropped_triples": preds.dropped,
+                "unparsable_replies": unparsable},
+        coverage=coverage,
+        warnings=warnings,
+        details={"statistics": {"tri": float(tri.mean()) if len(tri) else None,
+                                "tok": float(tok.mean()) if len(tok) else None},
+                 "per_text": {"text_id": ids, **per_text, "tri": tri.tolist(), "tok": tok.tolist()}},
+        units=_units(ids, per_text),
     )
 
 
-# --------------------------------------------------------------------------- reproduction
-
-
-_TABLES: dict[str, Any] = {}
-
-
-def _cached_table(config: str):
-    from ...data import load_table
-
-    if config not in _TABLES:
-        _TABLES[config] = load_table("genres", config, "test")
-    return _TABLES[config]
-
-
-def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = None) -> dict[str, float]:
-    """FS, GS, GS_legacy, #tri, #tok of one archived (set, model, seed) run, the reference way.
-
-    FS averages the per-text verdict shares over the texts *in the archived
-    factualness file* (which for a few runs are not the texts of the prediction
-    file). GS (paper rule) averages over the texts of the run's granularity file.
-    GS_legacy and the statistics average over the prediction file's texts, GS_legacy
-    looking each triple's reply up in the run's granularity file.
-    """
-    import pyarrow.compute as pc
-
-    from ...data import load_table
-    from .parsing import granularity_of
-
-    sample = sample or SETS[set_name][0]
-
-    def rows(config):
-        table = _cached_table(config)
-        mask = pc.and_(
-            pc.and_(pc.equal(table["set"], set_name), pc.equal(table["model"], model)),
-            pc.and_(pc.equal(table["seed"], seed), pc.equal(table["sample"], sample)),
-        )
-        return table.filter(mask).to_pylist()
-
-    preds = rows("predictions")
-    judged = rows("judgments")
-    if not preds and not judged:
-        raise TripleBenchError(f"no archived run {set_name}/{sample}/{model}/seed {seed}")
-    out: dict[str, float] = {}
-    if preds:
-        triples = [[[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in preds]
-        tri, tok = token_stats(triples)
-        out["tri"], out["tok"] = float(tri.mean()), float(tok.mean())
-    fs_rows = [r["factualness"] for r in judged if r["factualness"] is not None]
-    if fs_rows:
-        out["FS"] = float(np.mean([sum(f["supported"]) / len(f["supported"]) if f["supported"] else 0.0 for f in fs_rows]))
-    gs_rows = [r["granularity"] for r in judged if r["granularity"] is not None]
-    if gs_rows or preds:
-        # paper rule: over the texts the run's granularity file holds (texts with triples),
-        # each the mean over its distinct judged triples
-        per_text = [float(np.mean([granularity_of(g["splits"], "paper") for g in items])) for items in gs_rows if items]
-        out["GS"] = float(np.mean(per_text)) if per_text else 0.0
-    gs_map = {r["text"]: {g["triple"]: g["splits"] for g in r["granularity"]} for r in judged if r["granularity"] is not None}
-    if gs_map and preds:
-        per = []
-        for r in preds:
-            if not r["triples"]:
-                per.append(0.0)
-                continue
-            replies = gs_map.get(r["text"], {})
-            values = [granularity_of(replies[t["raw"]], "legacy") for t in r["triples"] if t["raw"] in replies]
-            per.append(float(np.mean(values)) if values else 0.0)
-        out["GS_legacy"] = float(np.mean(per))
+def _warnings(opts: dict[str, Any], wanted: list[str], preds: Predictions, coverage: dict[str, Coverage],
+              unparsable: int) -> list[str]:
+    out = []
+    if opts["scores"] is None:
+        out.append("TS is not computed by default (it needs the set's LDA topic model, `make models`): "
+                   "ask for it with --scores TS,US,FS,GS,CS")
+    if preds.dropped:
+        out.append(f"{preds.dropped:,} triples with other than three elements were dropped (the reference's "
+                   "acceptance; --strict refuses them)")
+    if coverage["texts"].missing:
+        out.append(f"{coverage['texts'].missing:,} texts outside the gold were left out (allow_partial)")
+    for name in JUDGED:
+        c = coverage.get(f"judged_triples_{name}")
+        if c is not None and c.missing:
+            out.append(f"{c.missing:,} of {c.total:,} triples have no {name} verdict and were left out "
+                       "(allow_partial); a text with none judged is left out of the average")
+    if unparsable:
+        out.append(f"{unparsable:,} judge replies were neither true nor false (counted as not supported, "
+                   "the reference's reading)")
     return out
+
+
+def _units(ids: list[str], per_text: dict[str, list[float]]):
+    """Texts as bootstrap units: per score a [value, counted] pair (NaN: not counted)."""
+    from ..significance import SummedUnits
+
+    metrics = [name for name in ALL_SCORES if name in per_text]
+    if not ids or not metrics:
+        return None
+    stats = np.zeros((len(ids), 2 * len(metrics)))
+    for k, name in enumerate(metrics):
+        values = np.asarray(per_text[name], dtype=np.float64)
+        counted = ~np.isnan(values)
+        stats[:, 2 * k] = np.where(counted, values, 0.0)
+        stats[:, 2 * k + 1] = counted
+    order = np.argsort([int(i) for i in ids], kind="stable")
+    return SummedUnits("text", [ids[i] for i in order], stats[order], metrics, _finish)
+
+
+def _finish(sums: np.ndarray) -> np.ndarray:
+    """Summed [value, counted] pairs -> the means (NaN where nothing was counted)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return sums[:, 0::2] / sums[:, 1::2]
+
+
+def _score_archived_run(run: ArchivedRun, opts: dict[str, Any], given: dict[str, Any]) -> GenresResult:
+    """FS/GS of an upstream run the reference way; other scores from the run's output file."""
+    if opts["dataset"] not in (None, run.dataset):
+        raise InputError.option("dataset", opts["dataset"], f"{run.dataset} (the archived run's set) or nothing")
+    wanted = _wanted(opts, archived=True)
+    found = archived_run(run.dataset, run.model, run.seed)
+    scores: dict[str, float | None] = {}
+    if "FS" in wanted:
+        scores["FS"] = found.get("FS")
+    if "GS" in wanted:
+        scores["GS"] = found.get("GS") if opts["gs_rule"] == "paper" else found.get("GS_legacy")
+    others = [s for s in wanted if s not in ARCHIVED_SCORES]
+    extra = None
+    if others:
+        from .reproduce import run_records
+
+        extra = _score_predictions(run_records(run), None, {**opts, "dataset": run.dataset, "scores": others},
+                                   given)
+        scores.update(extra.scores)
+    fields = {"dataset": run.dataset, "archived_run": run.name, "scores": ",".join(s for s in ALL_SCORES if s in wanted)}
+    if "GS" in wanted:
+        fields["gs"] = opts["gs_rule"]
+    from ...signature import make_signature, parse
+
+    if extra is not None:
+        fields.update({k: v for k, v in parse(extra.signature).items() if k in ("embedder", "phi", "combine", "lda")})
+
+    return GenresResult(
+        BENCHMARK, make_signature(BENCHMARK, **fields), {k: scores[k] for k in ALL_SCORES if k in scores},
+        counts={} if extra is None else dict(extra.counts),
+        coverage={} if extra is None else dict(extra.coverage),
+        warnings=[] if extra is None else [w for w in extra.warnings if not w.startswith("TS is not")],
+        details={"statistics": {"tri": found.get("tri"), "tok": found.get("tok")},
+                 "archived": found, "paper": paper_row(run.dataset, run.model)},
+    )
+
+
+# -- the evaluate module --------------------------------------------------------------------------
+
+
+def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None, texts: Any = None,
+                  **options: Any) -> GenresResult:
+    """The evaluate module's ``compute``: one example per text.
+
+    Parameters
+    ----------
+    predictions : list of list of triples
+        Per text its extracted ``[head, relation, tail]`` triples.
+    references : None
+        Not a feature: the gold is the set's (looked up by text), or ``gold=``.
+    gold : list of list of triples, or mapping, optional
+        Per text its gold triples (aligned with ``predictions``), or ``{text: triples}``.
+    texts : list of str
+        The source texts, one per example (required: they place the example in the set).
+    **options
+        As :func:`score` (``dataset`` comes from the config name).
+    """
+    if texts is None or len(texts) != len(predictions):
+        raise InputError("<predictions>", None, f"texts= needs one source text per example ({len(predictions)})",
+                         field="texts")
+    if gold is not None and not isinstance(gold, (Mapping, str, PathLike)):
+        if len(gold) != len(texts):
+            raise InputError("<gold>", None, f"gold= needs one list of triples per example ({len(texts)})", field="gold")
+        gold = dict(zip(texts, gold))
+    return score([{"text": t, "triples": p} for t, p in zip(texts, predictions)], gold=gold, **options)
+
+
+def _features() -> Any:
+    import datasets
+
+    return datasets.Features({"predictions": datasets.Sequence(datasets.Sequence(datasets.Value("string")))})
+
+
+EVALUATE = MetricSpec(
+    description=(
+        "GenRES scores generative relation extraction without exact matching: topical similarity (TS, LDA), "
+        "uniqueness (US, embedding cosine < phi between triples), factualness (FS, an LLM judge says the text "
+        "supports the triple), granularity (GS, exp(-number of sub-triples the judge splits a triple into)) and "
+        "completeness (CS, share of gold triples matched with cosine >= phi), plus #tri and #tok. Per text, then "
+        "averaged over texts, as the paper. Offline defaults: the archived GPT-3.5-Turbo-Instruct verdicts "
+        "(FS/GS; new triples need a judge server), all-MiniLM-L6-v2 (US/CS), scikit-learn LDA (TS)."
+    ),
+    citation="""\
+@inproceedings{jiang-etal-2024-genres,
+  title = {{GenRES}: Rethinking Evaluation for Generative Relation Extraction in the Era of Large Language Models},
+  author = {Jiang, Pengcheng and Lin, Jiacheng and Wang, Zifeng and Sun, Jimeng and Han, Jiawei},
+  booktitle = {Proceedings of NAACL-HLT 2024},
+  year = {2024},
+  pages = {2820--2837},
+  doi = {10.18653/v1/2024.naacl-long.155}
+}
+""",
+    inputs="""
+Args:
+    predictions: per text, its list of [head, relation, tail] triples.
+    texts: per text, its source text (required; places the example in the set).
+    gold: optional per-text gold triples for CS (default: the set's, looked up by text).
+    The config name (or dataset=) is the set: cdr, docred, nyt10m, wiki20m, tacred, wiki80.
+    scores, judge, judge_url, judge_model, embedder, phi, combine, gs_rule, strict, allow_partial,
+    bootstrap, seed, level: the scorer's options.
+Returns:
+    Result.to_dict(): scores TS/US/FS/GS/CS (fractions, those asked for), counts, coverage (texts,
+    judged triples), warnings, details (statistics #tri/#tok, per-text values), intervals, signature.
+Examples:
+    >>> genres = evaluate.load("metrics/genres", "cdr")
+    >>> out = genres.compute(predictions=[[["aspirin", "treats", "headache"]]],
+    ...                      texts=["Aspirin treats headache."], gold=[[["aspirin", "treats", "headache"]]],
+    ...                      scores="US,CS")
+""",
+    reference_urls=("https://github.com/pat-jj/GenRES", "https://aclanthology.org/2024.naacl-long.155/"),
+    features=_features,
+    config_option="dataset",
+)

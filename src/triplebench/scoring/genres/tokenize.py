@@ -51,9 +51,11 @@ def _sentences(text: str) -> list[str]:
 
 
 def word_tokenize(text: str) -> list[str]:
+    """NLTK-style word tokens of ``text`` (Punkt sentences, then Treebank words)."""
     tokenize = _word_tokenizer().tokenize
     return [tok for sentence in _sentences(text) for tok in tokenize(sentence)]
 
 
 def count_tokens(text: str) -> int:
+    """The number of word tokens of ``text``."""
     return len(word_tokenize(text))

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -39,15 +39,18 @@ def _stop_words() -> frozenset[str]:
 
 
 def preprocess(text: str, stop: frozenset[str] | None = None) -> list[str]:
+    """Lower-cased alphabetic tokens of ``text`` without stop words (the LDA vocabulary's words)."""
     stop = stop if stop is not None else _stop_words()
     return [w for w in word_tokenize(text) if w not in stop and w.isalnum()]
 
 
 def triples_text(triples: Sequence[Sequence[object]]) -> str:
+    """The triples' elements joined into one document (TS compares it with the text)."""
     return "".join(f"{t[0]} {t[1]} {t[2]} ." for t in triples)
 
 
 class TopicModel:
+    """A trained LDA model: topic-word weights, vocabulary and the document prior."""
     def __init__(self, components: np.ndarray, vocab: list[str], alpha: float, set_name: str, seed: int) -> None:
         self.components = components.astype(np.float64)
         self.vocab = vocab
@@ -63,6 +66,7 @@ class TopicModel:
 
     @property
     def n_topics(self) -> int:
+        """The number of topics."""
         return self.components.shape[0]
 
     def doc_topics(self, text: str, max_iter: int = 100, tol: float = 1e-3) -> np.ndarray:
@@ -92,6 +96,7 @@ class TopicModel:
         return gamma / gamma.sum()
 
     def save(self, path: str | Path) -> None:
+        """Write the model as ``.npz`` (atomically)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".lda-", suffix=".npz", dir=path.parent)
@@ -111,10 +116,12 @@ class TopicModel:
             raise
 
     @classmethod
-    def load(cls, path: str | Path) -> "TopicModel":
+    def load(cls, path: str | Path) -> TopicModel:
+        """Read a model written by :meth:`save`."""
         path = Path(path)
         if not path.is_file():
-            raise TripleBenchError(f"{path}: no topic model; run `dvc repro lda_genres` (or `triplebench-genres-lda`)")
+            raise TripleBenchError(f"{path}: no topic model; run `make models` in the checkout (the report_genres stage) "
+                                   "or pass --topic-model FILE")
         with np.load(path, allow_pickle=False) as npz:
             return cls(npz["components"], npz["vocab"].tolist(), float(npz["alpha"]), str(npz["set"]), int(npz["seed"]))
 
@@ -131,6 +138,7 @@ def topical_similarity(model: TopicModel, text: str, triples: Sequence[Sequence[
 
 
 def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed: int = SEED, max_iter: int = 5) -> TopicModel:
+    """Fit scikit-learn's online LDA on ``texts`` (the paper's topic count of the set unless ``n_topics``)."""
     from sklearn.decomposition import LatentDirichletAllocation
     from sklearn.feature_extraction.text import CountVectorizer
 
@@ -146,12 +154,15 @@ def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed
 
 
 def model_path(set_name: str) -> Path:
+    """The cached LDA model of a set: ``models/genres/lda/<set>.npz``."""
     from ...paths import project_root
 
     return project_root() / "models" / "genres" / "lda" / f"{set_name}.npz"
 
 
-def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = None) -> dict[str, Path]:
+def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = None, *, seed: int = SEED,
+              max_iter: int = 5) -> dict[str, Path]:
+    """Train and save the LDA model of each set from the ``corpora`` config; returns the paths."""
     from ...data import load_table
 
     corpora = load_table("genres", "corpora", "train")
@@ -160,27 +171,8 @@ def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = No
         import pyarrow.compute as pc
 
         texts = corpora.filter(pc.equal(corpora["set"], name))["text"].to_pylist()
-        model = train(name, texts)
+        model = train(name, texts, seed=seed, max_iter=max_iter)
         target = Path(out_dir) / f"{name}.npz" if out_dir else model_path(name)
         model.save(target)
         written[name] = target
     return written
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-    import time
-
-    parser = argparse.ArgumentParser(description="Train the GenRES per-set LDA topic models (DVC stage lda_genres).")
-    parser.add_argument("--sets", default=",".join(TOPICS))
-    parser.add_argument("--out", default=None)
-    args = parser.parse_args(argv)
-    for name in args.sets.split(","):
-        start = time.perf_counter()
-        path = train_all([name], args.out)[name]
-        print(f"lda {name}: {TOPICS[name]} topics -> {path} ({time.perf_counter() - start:.1f}s)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

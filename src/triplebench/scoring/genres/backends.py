@@ -1,0 +1,157 @@
+"""Factories of the GenRES backends from the scorer's options (judge, embedder, topic model).
+
+Every option is checked here before anything loads, so a bad URL or cache path is an
+:class:`~triplebench.errors.InputError` naming the option, not a traceback after a
+model load. Credentials: ``$OPENAI_API_KEY`` is sent only to ``api.openai.com``; to
+send a key to another server name the variable that holds it (``judge_key_env``).
+Plain ``http`` is accepted only for loopback servers (a local vLLM, llama.cpp server
+or Ollama) unless ``insecure_http=True``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ...errors import InputError
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+#: what to do when FS/GS have no judge for a new system
+JUDGE_HELP = (
+    "configure an OpenAI-compatible judge: --judge openai --judge-model MODEL [--judge-url URL] "
+    "(the paper's judge is gpt-3.5-turbo-instruct at api.openai.com with $OPENAI_API_KEY; a local server works "
+    "too, e.g. vLLM `--judge-url http://localhost:8000/v1`, llama.cpp server `http://localhost:8080/v1`, "
+    "Ollama `--judge-url http://localhost:11434/v1 --judge-api chat --judge-model llama3`); "
+    "Python: judge='openai', judge_url=..., judge_model=..."
+)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def endpoint(option: str, url: str | None, key_env: str | None, insecure_http: bool) -> tuple[str, str]:
+    """``(base_url, api_key)`` for an OpenAI-compatible server.
+
+    Raises
+    ------
+    InputError
+        Not an http(s) URL with a host; plain http to a non-loopback host without
+        ``insecure_http``; ``key_env`` naming an unset variable.
+    """
+    base = (url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
+    try:
+        parts = urlsplit(base)
+        host = parts.hostname or ""
+    except ValueError:
+        parts, host = None, ""
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise InputError.option(option, url, "an http(s) URL with a host, e.g. http://localhost:8000/v1")
+    if parts.scheme == "http" and not _loopback(host) and not insecure_http:
+        raise InputError.option(option, url, "https, or http to a loopback address (pass insecure_http=True / "
+                                "--insecure-http to send prompts in clear text to another host)")
+    if key_env:
+        if key_env not in os.environ:
+            raise InputError.option(f"{option.split('_')[0]}_key_env", key_env, "the name of a set environment variable")
+        return base, os.environ[key_env]
+    return base, os.environ.get("OPENAI_API_KEY", "") if host == "api.openai.com" else ""
+
+
+def judge(opts: dict[str, Any], dataset: str, given: Any = None):
+    """The FS/GS judge the options ask for (``given``: a user object with the Judge methods)."""
+    from .judges import ArchivedJudge, OpenAIJudge
+
+    if given is not None:
+        return given
+    if opts["judge"] == "archived":
+        return ArchivedJudge(dataset, model=opts["archived_model"], seed=opts["archived_seed"])
+    base, key = endpoint("judge_url", opts["judge_url"], opts["judge_key_env"], opts["insecure_http"])
+    return OpenAIJudge(base_url=base, model=opts["judge_model"], api_key=key, api=opts["judge_api"],
+                       concurrency=opts["judge_concurrency"], timeout=opts["judge_timeout"],
+                       cache=judge_cache(opts["judge_cache"]))
+
+
+def judge_cache(path: str | None):
+    """The SQLite reply cache at ``path`` (default: the per-user one), opened and checked.
+
+    Raises
+    ------
+    InputError
+        The path is a directory, or the file is not a judge cache. It is never
+        deleted: it holds paid replies.
+    """
+    import sqlite3
+
+    from ...io import output_file
+    from .judges import JudgeCache, default_cache_path
+
+    target = output_file(path, "judge cache (SQLite)") if path else default_cache_path()
+    try:
+        return JudgeCache(target)
+    except sqlite3.DatabaseError as exc:
+        raise InputError(target, None, f"not a triplebench judge cache ({exc}); it is left untouched (it may hold "
+                         "paid replies): move it away or pass --judge-cache another path", field="judge_cache") from None
+
+
+def embedder(opts: dict[str, Any], given: Any = None):
+    """The US/CS embedder, wrapped so each distinct string is embedded once (optionally cached on disk)."""
+    from ...io import output_file
+    from .embedders import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder
+
+    if isinstance(given, CachedEmbedder):
+        return given
+    if given is not None:
+        backend = given
+    elif opts["embedder"] == "minilm":
+        backend = MiniLMEmbedder()
+    else:
+        base, key = endpoint("embed_url", opts["embed_url"], opts["embed_key_env"], opts["insecure_http"])
+        backend = OpenAIEmbedder(base_url=base, model=opts["embed_model"], api_key=key)
+    cache = output_file(opts["embedding_cache"], "embedding cache (.npz)") if opts["embedding_cache"] else None
+    try:
+        return CachedEmbedder(backend, cache)
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(cache, None, f"not an embedding cache (.npz with vectors, strings, backend): {exc}",
+                         field="embedding_cache") from None
+
+
+def topic_model_path(opts: dict[str, Any], dataset: str) -> Path:
+    """The LDA model file TS will use, checked to exist.
+
+    Raises
+    ------
+    InputError
+        No model: says how to make one (``make models``) or to pass ``--topic-model``.
+    """
+    from ...io import input_file
+    from .topics import model_path
+
+    if opts["topic_model"]:
+        return input_file(opts["topic_model"], "LDA topic model (.npz)")
+    path = model_path(dataset)
+    if not path.is_file():
+        raise InputError.option("scores", "TS", f"scores without TS, or the {dataset} LDA topic model: run `make models` "
+                                "in the checkout (it builds models/genres/lda/) or pass --topic-model FILE")
+    return path
+
+
+def topic_model(opts: dict[str, Any], dataset: str, given: Any = None):
+    """The LDA topic model of ``dataset`` (``given``: a loaded :class:`~.topics.TopicModel`)."""
+    from .topics import TopicModel
+
+    if given is not None:
+        return given
+    path = topic_model_path(opts, dataset)
+    try:
+        return TopicModel.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(path, None, f"not a triplebench LDA topic model (.npz): {exc}", field="topic_model") from None
