@@ -1,6 +1,7 @@
 # `make`         installs triplebench in .venv, runs `dvc repro` of every dataset and the
 #                cheap report stages, and prints the summary table.
 # `make test`    the same, then the linter and the whole test suite (this is what .ci/run calls).
+# `make fuzz`    the full fuzz suite (every entry point x every mutation family).
 # `make models`  the model-heavy report stages (MiniLM embeddings, LDA): 10-30 min on 2 cores.
 
 PYTHON ?= python3
@@ -8,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all data test bench models print-default-stages clean-venv
+.PHONY: all data test fuzz bench models print-default-stages clean-venv
 all: data
 
 # The default pipeline: every dataset (fetch -> build -> validate) and the report
@@ -40,6 +41,10 @@ print-default-stages:
 test: data
 	$(BIN)/ruff check src tests bench metrics
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+# Every mutation family on every baseline (the default test run samples one baseline per entry point).
+fuzz: data
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRIPLEBENCH_FUZZ=full $(BIN)/python -m pytest -q tests/fuzz
 
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python bench/run_all.py

@@ -10,10 +10,13 @@ never becomes a 50 MB line on stderr.
 
 from __future__ import annotations
 
+import re
 from os import PathLike
 
 #: longest echo of a user value inside a message
 MAX_ECHO = 80
+#: longest run of non-space characters kept in any message (the safety net for echoes made elsewhere)
+MAX_WORD = 200
 
 
 def shorten(value: object, limit: int = MAX_ECHO) -> str:
@@ -28,6 +31,14 @@ def shorten(value: object, limit: int = MAX_ECHO) -> str:
     if len(text) <= limit:
         return text
     return f"{text[: limit - 2]}… ({len(text)} characters)"
+
+
+def _cut_long_words(message: str) -> str:
+    """``message`` with every run of more than :data:`MAX_WORD` non-space characters cut."""
+    if len(message) <= MAX_WORD:
+        return message
+    return re.sub(rf"\S{{{MAX_WORD + 1},}}",
+                  lambda m: f"{m.group()[: MAX_WORD - 40]}… ({len(m.group()):,} characters)", message)
 
 
 class TripleBenchError(Exception):
@@ -60,6 +71,7 @@ class InputError(TripleBenchError, ValueError):
         self.source = None if source is None else str(source)
         self.line = line
         self.field = field
+        message = _cut_long_words(message)
         self.detail = message
         if self.source is None and field is not None:
             text = f"option {field!r}: {message}"

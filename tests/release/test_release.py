@@ -147,8 +147,8 @@ def test_version_rule_and_each_tag_loads_its_own_data(built: Path, tmp_path: Pat
     extra.parent.mkdir(parents=True)
     pq.write_table(pq.read_table(root / "datasets" / "carb" / "data" / "gold" / "test-00000-of-00001.parquet").slice(0, 7), extra)
     meta_text = (root / "datasets" / "carb" / "README.md").read_text()
-    extra = "- config_name: extra\n  data_files:\n  - split: test\n    path: data/extra/test-00000-of-00001.parquet\n"
-    meta_text = meta_text.replace("configs:\n", "configs:\n" + extra, 1)
+    entry = "- config_name: extra\n  data_files:\n  - split: test\n    path: data/extra/test-00000-of-00001.parquet\n"
+    meta_text = meta_text.replace("configs:\n", "configs:\n" + entry, 1)
     (root / "datasets" / "carb" / "README.md").write_text(meta_text)
     with pytest.raises(TripleBenchError, match="need a minor bump"):
         _release(root, bare, "1.0.2", tmp_path)

@@ -53,6 +53,7 @@ from __future__ import annotations
 import io
 import math
 import numbers
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
@@ -114,6 +115,12 @@ def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[s
     return [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
 
 
+#: a decimal number as the reference files write it (ASCII digits; no ``1_0``, no fullwidth digits,
+#: which Python's ``float`` would take), or inf / infinity / nan in any case
+_NUMBER = re.compile(r"[ \t]*[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|inf|infinity|nan)[ \t]*",
+                     re.IGNORECASE)
+
+
 def parse_confidence(value: object, source, line: int | None, text: bool = True) -> float:
     """A confidence from a text cell (``text``) or a Python number (numpy scalars and +-inf included).
 
@@ -124,6 +131,8 @@ def parse_confidence(value: object, source, line: int | None, text: bool = True)
     """
     try:
         if text and isinstance(value, str):
+            if not _NUMBER.fullmatch(value):
+                raise ValueError(value)
             number = float(value)
         elif isinstance(value, (bool, str)) or not isinstance(value, numbers.Real):
             raise InputError(source, line, f"expected a number, got {type(value).__name__}", field="confidence")

@@ -19,6 +19,7 @@ One rule for every reader:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from os import PathLike
 from typing import Any
@@ -66,8 +67,15 @@ def _bounded_int(literal: str) -> int:
     return int(literal)
 
 
+#: a \\uXXXX escape of a lone surrogate (no UTF-8 form: it cannot be written, hashed or printed)
+_LONE_SURROGATE = re.compile(r"(?<!\\)(?:\\\\)*\\u(?:d[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})|d[c-f][0-9a-f]{2})",
+                             re.IGNORECASE)
+
+
 def _loads(text: str, source: str | PathLike[str], line: int | None) -> Any:
     """``json.loads`` with the rule's bounds; every failure is an :class:`InputError`."""
+    if "\\u" in text:
+        _refuse_lone_surrogates(text, source, line)
     try:
         return json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
@@ -77,6 +85,16 @@ def _loads(text: str, source: str | PathLike[str], line: int | None) -> Any:
         raise InputError(source, line, f"invalid JSON: {exc}") from None
     except RecursionError:
         raise InputError(source, line, "invalid JSON: nested too deeply") from None
+
+
+def _refuse_lone_surrogates(text: str, source: str | PathLike[str], line: int | None) -> None:
+    for match in _LONE_SURROGATE.finditer(text):
+        escape = match.group()[-6:]
+        before = text[: match.start()]
+        if escape[2:4].lower() in ("dc", "dd", "de", "df") and re.search(r"\\ud[89ab][0-9a-f]{2}$", before, re.IGNORECASE):
+            continue  # the low half of a pair
+        where = line if line is not None else before.count("\n") + 1
+        raise InputError(source, where, f"invalid JSON: {escape} is half of a UTF-16 surrogate pair (no character)")
 
 
 def parse_json(text: str, source: str | PathLike[str]) -> Any:

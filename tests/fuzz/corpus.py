@@ -1,0 +1,349 @@
+"""Bad inputs for every ``triplebench score`` entry point, made at run time from real files.
+
+A *case* is one command line whose prediction (or gold) file is a mutation of a
+baseline: a published upstream output from ``../shared/upstream`` or, where
+upstream publishes none, a file written from the built gold. Nothing here is
+stored: every mutated byte is made when the suite runs.
+
+Each mutation family says what a correct outcome is:
+
+``same``
+    the reading rule makes the input equal to the baseline (a BOM is stripped,
+    CRLF is a line end): exit 0 with the baseline's output, or a clear error.
+``refuse``
+    the input cannot mean a number: a clear error (exit 2) is the only pass.
+``any``
+    a number (documented acceptance: the reference's reading) or a clear error.
+
+Every family shares the invariant: never a traceback, never a hang, and an error is
+one ``triplebench: error:`` line naming the file (or the option).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import signal
+import unicodedata
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+from conftest import upstream_file
+
+TIMEOUT = 60  # seconds per case before it counts as a hang
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A file one entry point accepts, and how to score it."""
+
+    benchmark: str
+    name: str
+    make: Callable[[Path], Path]  # writes (or finds) the baseline file under the given folder
+    flags: tuple[str, ...]
+    json: bool = False  # the file is JSON / JSON lines
+    number: str | None = None  # regex of one numeric field (a confidence or a cluster id)
+    gold_option: bool = False  # the file is given with --gold (the predictions are ``predictions``)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A mutation family: bytes -> bytes (or a path kind), and the correct outcome."""
+
+    name: str
+    expect: str  # same | refuse | any
+    mutate: Callable[[bytes, random.Random, Baseline], bytes | None]
+    path_kind: str | None = None  # directory | missing | fifo | symlink_loop
+    needs: str | None = None  # "number": a numeric field (Baseline.number); "json": a JSON format
+
+    def applies(self, base: Baseline) -> bool:
+        """Whether this family can mutate ``base``'s format."""
+        return (self.needs != "number" or base.number is not None) and (self.needs != "json" or base.json)
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def _pick_line(data: bytes, rng: random.Random) -> tuple[list[bytes], int]:
+    lines = _lines(data)
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    return lines, rng.choice(filled)
+
+
+def _insert_in_line(data: bytes, rng: random.Random, piece: bytes) -> bytes:
+    lines, i = _pick_line(data, rng)
+    cut = rng.randrange(1, max(2, len(lines[i])))
+    lines[i] = lines[i][:cut] + piece + lines[i][cut:]
+    return b"\n".join(lines)
+
+
+def _number(value: str) -> Callable[[bytes, random.Random, Baseline], bytes | None]:
+    def mutate(data: bytes, rng: random.Random, base: Baseline) -> bytes | None:
+        if base.number is None:
+            return None
+        text = data.decode("utf-8")
+        matches = list(re.finditer(base.number, text, flags=re.MULTILINE))
+        if not matches:
+            return None
+        m = rng.choice(matches[: 50])
+        return (text[: m.start(1)] + value + text[m.end(1):]).encode("utf-8")
+
+    return mutate
+
+
+def _json_only(mutate: Callable[[bytes, random.Random, Baseline], bytes]):
+    return lambda data, rng, base: mutate(data, rng, base) if base.json else None
+
+
+def _drop_field(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+    lines, i = _pick_line(data, rng)
+    if base.json:
+        lines[i] = re.sub(rb'"[a-z_]+"\s*:\s*("[^"]*"|[-0-9.eE]+|\[[^\]]*\]|null|true|false)\s*,?', b"", lines[i], count=1)
+    else:
+        lines[i] = b"\t".join(lines[i].split(b"\t")[:-1])
+    return b"\n".join(lines)
+
+
+def _nested(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+    lines, i = _pick_line(data, rng)
+    lines[i] = b"[" * 100_000 + b"]" * 100_000
+    return b"\n".join(lines)
+
+
+def _surrogate(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+    text = data.decode("utf-8")
+    at = text.find('"', text.find(":") + 1)
+    return (text[: at + 1] + "\\ud800" + text[at + 1:]).encode("utf-8")
+
+
+def _long_element(size: int) -> Callable[[bytes, random.Random, Baseline], bytes]:
+    def mutate(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+        if base.json:
+            text = data.decode("utf-8")
+            at = text.find('"', text.find(":") + 1)
+            return (text[: at + 1] + "a" * size + text[at + 1:]).encode("utf-8")
+        return _insert_in_line(data, rng, b"a" * size)
+
+    return mutate
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("bom", "same", lambda d, r, b: b"\xef\xbb\xbf" + d),
+    Family("crlf", "same", lambda d, r, b: d.replace(b"\n", b"\r\n")),
+    Family("nfd", "same", lambda d, r, b: unicodedata.normalize("NFD", d.decode("utf-8")).encode("utf-8")),
+    Family("empty", "refuse", lambda d, r, b: b""),
+    Family("blank", "refuse", lambda d, r, b: b"\n \n\t\n"),
+    Family("binary", "refuse", lambda d, r, b: bytes(r.randrange(256) for _ in range(4096))),
+    Family("invalid_utf8", "refuse", lambda d, r, b: _insert_in_line(d, r, b"\xff\xfe")),
+    Family("nul", "any", lambda d, r, b: _insert_in_line(d, r, b"\x00")),
+    Family("truncate", "any", lambda d, r, b: d[: r.randrange(1, len(d))]),
+    Family("drop_field", "any", _drop_field),
+    Family("duplicate", "any", lambda d, r, b: d + (b"" if d.endswith(b"\n") else b"\n") + d),
+    Family("lowercase", "any", lambda d, r, b: d.decode("utf-8").lower().encode("utf-8")),
+    Family("huge_number", "any", _number("1" * 400), needs="number"),
+    Family("nan_number", "any", _number("NaN"), needs="number"),
+    Family("inf_number", "any", _number("inf"), needs="number"),
+    Family("underscore_number", "refuse", _number("1_0"), needs="number"),
+    Family("fullwidth_number", "refuse", _number("\uff11"), needs="number"),
+    Family("nested_json", "refuse", _json_only(_nested), needs="json"),
+    Family("lone_surrogate", "any", _json_only(_surrogate), needs="json"),
+    Family("long_element", "any", _long_element(2_000_000)),
+    Family("directory", "refuse", lambda d, r, b: b"", path_kind="directory"),
+    Family("missing", "refuse", lambda d, r, b: b"", path_kind="missing"),
+    Family("fifo", "refuse", lambda d, r, b: b"", path_kind="fifo"),
+    Family("symlink_loop", "refuse", lambda d, r, b: b"", path_kind="symlink_loop"),
+)
+
+#: what the default test run samples; `make fuzz` (TRIPLEBENCH_FUZZ=full) runs every baseline
+DEFAULT_BASELINES = ("carb/openie4", "carb/gold", "benchie/minie", "robust/flat", "robust/gold", "genres/cdr",
+                     "combo/validation")
+
+
+def _carb(relpath: str) -> Callable[[Path], Path]:
+    return lambda folder: upstream_file("dair-iitd/CaRB", relpath)
+
+
+def _benchie(name: str) -> Callable[[Path], Path]:
+    return lambda folder: upstream_file("gkiril/benchie", f"data/oie_systems_explicit_extractions/{name}")
+
+
+ROBUST_GOLD = [
+    {"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
+     "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved by", "Mary", "John"]]}]},
+    {"ori_sent": "It rains in Paris .", "ori_args": [["rains in", "It", "Paris"]], "paraphrases": []},
+]
+ROBUST_PREDICTIONS = [
+    {"clique_id": 0, "sentence": "John loves Mary .", "confidence": 0.9, "predicate": "loves", "arguments": ["John", "Mary"]},
+    {"clique_id": 0, "sentence": "Mary is loved by John .", "confidence": 0.8, "predicate": "is loved by",
+     "arguments": ["Mary", "John"]},
+    {"clique_id": 1, "sentence": "It rains in Paris .", "confidence": 0.7, "predicate": "rains", "arguments": ["It"]},
+]
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _robust_gold(folder: Path) -> Path:
+    return _write(folder, "robust_gold.json", json.dumps(ROBUST_GOLD))
+
+
+def _robust_predictions(folder: Path) -> Path:
+    return _write(folder, "robust_flat.jsonl", "".join(json.dumps(r) + "\n" for r in ROBUST_PREDICTIONS))
+
+
+def _genres(folder: Path) -> Path:
+    whole = json.loads(upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json").read_text("utf-8"))
+    return _write(folder, "genres_cdr.json", json.dumps(dict(list(whole.items())[:20]), ensure_ascii=False))
+
+
+def _combo(folder: Path) -> Path:
+    from triplebench.scoring.combo import load_gold
+
+    gold = load_gold("validation")["npc_e_subj"]
+    rows = [{"task": "npc_e_subj", "mention": m, "cluster": i % 97} for i, m in enumerate(gold.mentions)]
+    return _write(folder, "combo_validation.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+
+
+CONF = r"^(0\.\d+)"
+BASELINES: dict[str, Baseline] = {
+    "carb/openie4": Baseline("carb", "openie4", _carb("system_outputs/test/openie4_output.txt"), ("--fmt", "openie4"),
+                             number=CONF),
+    "carb/openie5": Baseline("carb", "openie5", _carb("system_outputs/test/openie5_output.txt"), ("--fmt", "openie5"),
+                             number=CONF),
+    "carb/clausie": Baseline("carb", "clausie", _carb("system_outputs/test/clausie_output.txt"), ("--fmt", "clausie"),
+                             number=r"\t(-?\d+\.\d+)$"),
+    "carb/props": Baseline("carb", "props", _carb("system_outputs/test/props_output.txt"), ("--fmt", "props"),
+                           number=r"^(-?\d+\.\d+)\t"),
+    "carb/reverb": Baseline("carb", "reverb", _carb("system_outputs/test/reverb_output.txt"), ("--fmt", "reverb"),
+                            number=r"\t(0\.\d+)\t"),
+    "carb/gold": Baseline("carb", "gold", _carb("data/gold/test.tsv"), (), gold_option=True),
+    "benchie/minie": Baseline("benchie", "minie", _benchie("minie_explicit.txt"), ()),
+    "benchie/clausie": Baseline("benchie", "clausie", _benchie("clausie_explicit.txt"), ()),
+    "robust/flat": Baseline("robust", "flat", _robust_predictions, ("--fmt", "flat", "--gold", "{robust_gold}"),
+                            json=True, number=r'"confidence": (0\.\d+)'),
+    "robust/gold": Baseline("robust", "gold", _robust_gold, ("--fmt", "flat"), json=True, gold_option=True),
+    "genres/cdr": Baseline("genres", "cdr", _genres, ("--set", "cdr", "--scores", "FS,GS"), json=True),
+    "combo/validation": Baseline("combo", "validation", _combo, ("--subtask", "npc_e_subj", "--missing", "singletons"),
+                                 json=True, number=r'"cluster": (\d+)'),
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One command line to run: a baseline, a family, and a seed for the mutation."""
+
+    baseline: str
+    family: str
+    seed: int = 0
+
+    @property
+    def id(self) -> str:
+        """``carb/openie4:bom``."""
+        return f"{self.baseline}:{self.family}"
+
+
+def cases(full: bool) -> list[Case]:
+    """Every (baseline, family) pair of the run (the default samples :data:`DEFAULT_BASELINES`)."""
+    chosen = list(BASELINES) if full else list(DEFAULT_BASELINES)
+    return [Case(b, f.name) for b in chosen for f in FAMILIES if f.applies(BASELINES[b])]
+
+
+def family(name: str) -> Family:
+    """The family called ``name``."""
+    return next(f for f in FAMILIES if f.name == name)
+
+
+def _placed(path_kind: str | None, data: bytes | None, folder: Path, name: str) -> Path:
+    target = folder / name
+    if path_kind == "directory":
+        target.mkdir(exist_ok=True)
+    elif path_kind == "missing":
+        pass
+    elif path_kind == "fifo":
+        os.mkfifo(target)
+    elif path_kind == "symlink_loop":
+        os.symlink(folder / (name + ".other"), target)
+        os.symlink(target, folder / (name + ".other"))
+    else:
+        target.write_bytes(data)
+    return target
+
+
+def argv_for(case: Case, folder: Path, mutated: bool = True) -> list[str] | None:
+    """The command line of ``case`` (its files written under ``folder``); None if the family does not apply."""
+    base = BASELINES[case.baseline]
+    source = base.make(folder)
+    fam = family(case.family)
+    file = source
+    if mutated:
+        data = None
+        if fam.path_kind is None:
+            data = fam.mutate(source.read_bytes(), random.Random(f"{case.id}:{case.seed}"), base)
+            if data is None:
+                return None
+        file = _placed(fam.path_kind, data, folder, f"mutated-{case.baseline.replace('/', '-')}-{case.family}")
+    flags = [f.replace("{robust_gold}", str(_robust_gold(folder))) for f in base.flags]
+    if base.gold_option:
+        predictions = _robust_predictions(folder) if base.benchmark == "robust" else \
+            upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
+        extra = ["--fmt", "openie4"] if base.benchmark == "carb" else []
+        return ["score", base.benchmark, str(predictions), *flags, *extra, "--gold", str(file)]
+    return ["score", base.benchmark, str(file), *flags]
+
+
+@dataclass
+class Outcome:
+    """What one command line did."""
+
+    kind: str  # ok | clear | vague | traceback | hang
+    status: int | None
+    stdout: str
+    stderr: str
+    detail: str = ""
+
+
+class _Hang(Exception):
+    pass
+
+
+def run(argv: list[str], names: tuple[str, ...]) -> Outcome:
+    """Run ``triplebench`` in this process; classify the result (``names``: what a clear error names)."""
+    from triplebench.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+
+    def alarm(signum, frame):
+        raise _Hang()
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(TIMEOUT)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                status = main(argv)
+            except SystemExit as exc:  # argparse usage errors
+                status = exc.code if isinstance(exc.code, int) else 2
+    except _Hang:
+        return Outcome("hang", None, out.getvalue(), err.getvalue())
+    except Exception as exc:  # noqa: BLE001 - the point: anything else is a traceback
+        return Outcome("traceback", None, out.getvalue(), err.getvalue(), f"{type(exc).__name__}: {exc}"[:300])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    stderr = err.getvalue()
+    if status == 0:
+        return Outcome("ok", 0, out.getvalue(), stderr)
+    first = [line for line in stderr.splitlines() if line.strip()]
+    named = any(n in stderr for n in names) or "option '" in stderr or "usage:" in stderr
+    clear = status == 2 and first and named and len(stderr) < 5_000
+    return Outcome("clear" if clear else "vague", status, out.getvalue(), stderr)
