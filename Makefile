@@ -27,7 +27,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[pipeline,genres,test]"
 	touch $(STAMP)
 
+# A kill while DVC writes dvc.lock can leave it empty, and then every DVC command fails:
+# restore the committed one first (DVC then reruns what it no longer matches).
 data: $(STAMP)
+	@$(BIN)/python -c "import sys, yaml; sys.exit(0 if isinstance(yaml.safe_load(open('dvc.lock')), dict) else 1)" 2>/dev/null \
+	  || { echo "dvc.lock is damaged (an interrupted run?): restoring the committed one"; git checkout -- dvc.lock; }
 	HF_HUB_OFFLINE=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(DEFAULT_STAGES)
 	@$(BIN)/triplebench warmup
 	@$(BIN)/triplebench summary

@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import TripleBenchError
+from ..io import atomic_write_text
 from ..sources.pins import BenchmarkPins
 from . import ConfigSpec
 
@@ -161,4 +162,4 @@ def update_card(
     else:
         body = body.rstrip("\n") + "\n\n" + block + "\n"
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
-    card.write_text(f"---\n{front}---\n{body}", encoding="utf-8")
+    atomic_write_text(card, f"---\n{front}---\n{body}")  # a kill mid-write never leaves a truncated card

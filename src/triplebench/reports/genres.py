@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..formats.genres import PAPER_MODELS, SETS
+from ..io import atomic_write_text
 from ..paths import dataset_dir, reports_dir
 
 #: the paper's Tables 2-4: (set, model) -> (#tri, #tok, TS, US, FS, GS, CS), written
@@ -253,15 +254,13 @@ def report_main(out: str | Path | None = None) -> int:
     }
     target = Path(out) if out else project_root() / "reports" / "genres.json"
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(report, indent=1, allow_nan=False, default=lambda x: None) + "\n", encoding="utf-8")
-    tmp.replace(target)
+    atomic_write_text(target, json.dumps(report, indent=1, allow_nan=False, default=lambda x: None) + "\n")
     csv = target.with_name("genres_table.csv")
     lines = ["set,model," + ",".join(f"paper_{c},ours_{c}" for c in PAPER_COLUMNS)]
     for r in report["rows"]:
         cells = [f"{r['paper'][c]:.1f},{'' if r['ours'][c] is None else format(r['ours'][c], '.1f')}" for c in PAPER_COLUMNS]
         lines.append(f"{r['set']},{r['model']}," + ",".join(cells))
-    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write_text(csv, "\n".join(lines) + "\n")
     pooled = ", ".join(f"{c}={correlations[c]['pooled']:.2f}" for c in PAPER_COLUMNS if correlations[c]["pooled"] is not None)
     print(f"reports/genres.json: phi={best_phi}; Spearman pooled {pooled}")
     return 0
@@ -302,7 +301,7 @@ def update_card(card: Path | None = None, report_path: Path | None = None) -> bo
     _, tail = rest.split(CARD_END, 1)
     tables = card_tables(json.loads(report_path.read_text(encoding="utf-8")))
     new = f"{head}{CARD_START}\n{tables}\n{CARD_END}{tail}"
-    card.write_text(new, encoding="utf-8")
+    atomic_write_text(card, new)
     return new != text
 
 
