@@ -94,7 +94,9 @@ def _refuse_lone_surrogates(text: str, source: str | PathLike[str], line: int | 
         if escape[2:4].lower() in ("dc", "dd", "de", "df") and re.search(r"\\ud[89ab][0-9a-f]{2}$", before, re.IGNORECASE):
             continue  # the low half of a pair
         where = line if line is not None else before.count("\n") + 1
-        raise InputError(source, where, f"invalid JSON: {escape} is half of a UTF-16 surrogate pair (no character)")
+        key = re.search(r'"((?:[^"\\]|\\.)+)"\s*:\s*"(?:[^"\\]|\\.)*$', before[before.rfind("\n") + 1:])
+        raise InputError(source, where, f"invalid JSON: {escape} is half of a UTF-16 surrogate pair (no character)",
+                         field=key.group(1) if key else None)
 
 
 def parse_json(text: str, source: str | PathLike[str]) -> Any:
