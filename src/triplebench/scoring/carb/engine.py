@@ -14,7 +14,7 @@ import re
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, count
 
 import numpy as np
 
@@ -30,6 +30,7 @@ PREPOSITIONS = frozenset(
      "within"]
 )
 SAID_VERBS = ("said", "told", "added", "adds", "says")
+_SAID = re.compile("|".join(SAID_VERBS))  # a substring test, like the reference's `verb in predicate`
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
 METRICS = ("auc", "precision", "recall", "f1")
 
@@ -137,9 +138,8 @@ class Grouping:
     @classmethod
     def of(cls, sentences: Sequence[str]) -> Grouping:
         """Group ``sentences`` (one per extraction)."""
-        index: dict[str, int] = {}
-        setdefault = index.setdefault
-        raw_id = np.fromiter((setdefault(s, len(index)) for s in sentences), dtype=np.int64, count=len(sentences))
+        index = dict(zip(dict.fromkeys(sentences), count()))  # raw sentences in order of first appearance
+        raw_id = np.fromiter(map(index.__getitem__, sentences), dtype=np.int64, count=len(sentences))
         per_raw = np.bincount(raw_id, minlength=len(index))
         keys = [normalize_key(s) for s in index]
         winner: dict[str, int] = {}
@@ -170,57 +170,73 @@ class Encoded:
     max_len: int
 
 
+class _Vocabulary(dict):
+    """Word -> id; a new word gets the next id on its first lookup (a hit is a plain dict lookup)."""
+
+    def __missing__(self, word: str) -> int:
+        found = self[word] = len(self)
+        return found
+
+
+#: distinct segment texts an encoder remembers before it starts afresh (its vocabulary stays)
+MAX_REMEMBERED_TEXTS = 1_000_000
+
+
 class Encoder:
-    """Extractions -> :class:`Encoded` for one matcher mode (one vocabulary per scorer)."""
+    """Extractions -> :class:`Encoded` for one matcher mode (one vocabulary per scorer).
+
+    An extraction becomes the segments its mode compares (binary modes: predicate,
+    first argument, the other arguments joined), each segment the ids of its words.
+    Segment texts are tokenised once per encoder and remembered, new ones in one batch
+    (``" ".join(texts).split()`` is the concatenation of each ``text.split()``), so
+    encoding is C-level map/chain work rather than a Python loop per word.
+    """
 
     def __init__(self, mode: Mode) -> None:
         self.mode = Mode(mode)
-        self.ids: dict[str, int] = {}
-        self._split: dict[str, list[int]] = {}  # text -> ids of text.split()
+        self.ids = _Vocabulary()
+        self._tokens: dict[str, list[int]] = {}  # segment text -> its word ids
 
-    def _ids(self, words: Sequence[str]) -> list[int]:
-        ids = self.ids
-        out = []
-        for w in words:
-            i = ids.get(w)
-            if i is None:
-                i = ids[w] = len(ids)
-            out.append(i)
-        return out
-
-    def _split_ids(self, text: str) -> list[int]:
-        found = self._split.get(text)
-        if found is None:
-            found = self._split[text] = self._ids(text.split())
-        return found
-
-    def _segments(self, pred: str, args: list[str]) -> list[list[int]]:
-        mode = self.mode
+    def _segment_texts(self, predicates: Sequence[str], arguments: Sequence[list[str]]) -> list[tuple[str, ...]]:
+        """Per extraction, the texts of the segments the mode compares."""
+        mode, join, pairs = self.mode, " ".join, zip(predicates, arguments)
         if mode in (Mode.BINARY_LINIENT, Mode.BINARY_STRICT):
-            slots = [args[0], " ".join(args[1:])] if len(args) >= 2 else list(args)
-        elif mode == Mode.SIMPLE:
-            slots = [args[0], " ".join(args[1:])] if args else []
-        elif mode == Mode.STRICT:
-            slots = list(args)
-        elif mode == Mode.LEXICAL:
-            return [self._ids(" ".join([pred, *args]).split(" "))]
-        else:  # argMatch iterates characters
-            return [self._ids(list(" ".join(args)))]
-        return [self._split_ids(pred)] + [self._split_ids(s) for s in slots]
+            return [(p, a[0], join(a[1:])) if len(a) >= 2 else (p, *a) for p, a in pairs]
+        if mode == Mode.SIMPLE:
+            return [(p, a[0], join(a[1:])) if a else (p,) for p, a in pairs]
+        if mode == Mode.STRICT:
+            return [(p, *a) for p, a in pairs]
+        if mode == Mode.LEXICAL:
+            return [(join([p, *a]),) for p, a in pairs]
+        return [(join(a),) for _, a in pairs]  # argMatch
+
+    def _learn(self, texts: Sequence[str]) -> None:
+        """Tokenise the segment texts not seen before (the mode's word split)."""
+        tokens = self._tokens
+        new = [t for t in dict.fromkeys(texts) if t not in tokens]
+        if not new:
+            return
+        if len(tokens) + len(new) > MAX_REMEMBERED_TEXTS:
+            tokens.clear()
+        word_id = self.ids.__getitem__
+        if self.mode == Mode.LEXICAL:  # the reference splits on single spaces (empty words count)
+            tokens.update((t, list(map(word_id, t.split(" ")))) for t in new)
+        elif self.mode == Mode.EXACT:  # argMatch: the reference iterates characters
+            tokens.update((t, list(map(word_id, t))) for t in new)
+        else:
+            ids = list(map(word_id, " ".join(new).split()))
+            ends = np.cumsum(np.fromiter(map(len, map(str.split, new)), dtype=np.int64, count=len(new))).tolist()
+            tokens.update(zip(new, map(ids.__getitem__, map(slice, [0, *ends[:-1]], ends))))
 
     def encode(self, predicates: Sequence[str], arguments: Sequence[list[str]], gold: bool) -> Encoded:
         """Encode extractions (``gold``: also compute the :class:`GoldFlag` words)."""
-        per_ext = [self._segments(p, a) for p, a in zip(predicates, arguments)]
-        seg_ids = [s for segs in per_ext for s in segs]
+        per_ext = self._segment_texts(predicates, arguments)
+        texts = list(chain.from_iterable(per_ext))
+        self._learn(texts)
+        seg_ids = list(map(self._tokens.__getitem__, texts))
         seg_len = np.fromiter(map(len, seg_ids), dtype=np.int64, count=len(seg_ids))
         n_seg = np.fromiter(map(len, per_ext), dtype=np.int64, count=len(per_ext))
-        flags = np.zeros(len(predicates), dtype=np.int64)
-        if gold:
-            for i, pred in enumerate(predicates):
-                f = GoldFlag.SAID if any(v in pred for v in SAID_VERBS) else 0
-                if any(w in BE_FORMS for w in pred.split()):
-                    f |= GoldFlag.BE_FORM
-                flags[i] = f
+        flags = _gold_flags(predicates) if gold else np.zeros(len(predicates), dtype=np.int64)
         return Encoded(
             seg=_offsets(n_seg),
             toff=_offsets(seg_len),
@@ -229,6 +245,13 @@ class Encoder:
             nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
             max_len=int(seg_len.max()) if len(seg_len) else 0,
         )
+
+
+def _gold_flags(predicates: Sequence[str]) -> np.ndarray:
+    """Per gold predicate its :class:`GoldFlag` bits: a said-verb substring, a form of *be* as a word."""
+    said, be_form, has_said = int(GoldFlag.SAID), int(GoldFlag.BE_FORM), _SAID.search
+    return np.fromiter(((said if has_said(p) else 0) | (0 if BE_FORMS.isdisjoint(p.split()) else be_form)
+                        for p in predicates), dtype=np.int64, count=len(predicates))
 
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -92,10 +93,10 @@ def _columns(rows: list) -> Extractions | None:
     """Flat records of exactly the expected plain types, gathered column by column (C-level
     loops, no per-record checks); ``None`` when any record needs the field-by-field check."""
     try:
-        sentence = [r["sentence"] for r in rows]
-        predicate = [r["predicate"] for r in rows]
-        arguments = [r["arguments"] for r in rows]
-        conf = [r["confidence"] for r in rows]
+        sentence = list(map(itemgetter("sentence"), rows))
+        predicate = list(map(itemgetter("predicate"), rows))
+        arguments = list(map(itemgetter("arguments"), rows))
+        conf = list(map(itemgetter("confidence"), rows))
     except (KeyError, TypeError):
         return None
     if set(map(type, rows)) != {dict} or set(map(type, sentence)) != {str} or "" in sentence \
@@ -108,7 +109,7 @@ def _columns(rows: list) -> Extractions | None:
         return None
     if np.isnan(values).any():
         return None
-    return Extractions(sentence, predicate, [list(a) for a in arguments], values)
+    return Extractions(sentence, predicate, list(map(list, arguments)), values)
 
 
 def _from_rows(rows: list, source: str) -> Extractions:

@@ -147,8 +147,8 @@ class CarbScorer:
         if unknown and not allow_partial:
             raise CoverageError(loaded.source, cause, len(unknown), total, self._hint(loaded, grouping, unknown[0]))
         if unknown:
-            return [(f"{len(unknown)} of {total} predicted sentences are not in the {self.split} split "
-                     "(allow_partial): their extractions only add confidence thresholds, as in the reference")]
+            return [(f"{len(unknown)} of {total} {cause} (allow_partial): their extractions only add confidence "
+                     "thresholds, as in the reference")]
         return [(f"{len(outside)} of {total} predicted sentences are CaRB corpus sentences outside the {self.split} "
                  "split (a corpus-wide run, like the published outputs): not scored, they only add confidence "
                  "thresholds, as in the reference")]
@@ -238,7 +238,7 @@ def _closest(text: str, sentences: list[str]) -> str:
 
 def _input_counts(ext: Extractions) -> dict[str, int]:
     """Duplicates (one pass over the rows), empty predicates, no arguments, infinite confidences."""
-    distinct = set(zip(ext.sentence, ext.predicate, map(len, ext.arguments), map("\x00".join, ext.arguments)))
+    distinct = set(zip(ext.sentence, ext.predicate, map(tuple, ext.arguments)))
     return {
         "input_extractions": len(ext),
         "duplicate_extractions": len(ext) - len(distinct),
