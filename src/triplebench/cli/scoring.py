@@ -97,21 +97,25 @@ def _data_location(args: argparse.Namespace):
     return use_data(args.data) if args.data else nullcontext()
 
 
-def import_numba_without_blas_probe() -> None:
-    """Import numba without the probe that imports ``scipy.linalg`` (~0.25 s of every CLI call).
+def import_numba_without_optional_probes() -> None:
+    """Import numba without the probes of scipy's BLAS and of cffi (~0.27 s of every CLI call).
 
-    numba imports ``scipy.linalg.cython_blas`` at start-up only to learn whether
-    ``np.dot`` and ``np.linalg`` may be compiled; no triplebench kernel uses them. Only
-    the command line does this, since it owns its process: the library never changes
-    a user's numba. scipy itself stays importable afterwards.
+    At start-up numba imports ``scipy.linalg.cython_blas`` only to learn whether
+    ``np.dot`` and ``np.linalg`` may be compiled, and ``cffi`` (with its C parser) only to
+    type cffi functions; no triplebench kernel uses either. Only the command line does
+    this, since it owns its process: the library never changes a user's numba. scipy and
+    cffi stay importable afterwards.
     """
     if "numba" in sys.modules:
         return
-    sys.modules["scipy.linalg.cython_blas"] = None  # `import` of it now raises ImportError
+    probes = [name for name in ("scipy.linalg.cython_blas", "cffi") if name not in sys.modules]
+    for name in probes:
+        sys.modules[name] = None  # `import` of it now raises ImportError
     try:
         import numba.np.arraymath  # noqa: F401
     finally:
-        del sys.modules["scipy.linalg.cython_blas"]
+        for name in probes:
+            del sys.modules[name]
 
 
 def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
@@ -171,7 +175,7 @@ def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     a call never imports the other four scorers.
     """
     if argv[:1] in (["score"], ["compare"]):
-        import_numba_without_blas_probe()
+        import_numba_without_optional_probes()
     chosen = argv[1] if len(argv) > 1 and argv[0] in ("score", "compare") else None
     for command, text, configure, run in (
         ("score", "score predictions against a benchmark", configure_score, run_score),

@@ -189,8 +189,6 @@ def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
     cached = _cache_load(digest, language, facet, config)
     if cached is not None:
         return cached
-    import pyarrow.compute as pc
-
     from ...data import load_table
 
     table = load_table("benchie", config, "test")
@@ -199,9 +197,9 @@ def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
     by_id = dict(zip(texts.column("sent_id").to_pylist(), texts.column("sentence").to_pylist()))
     sentences = [by_id.get(sid, "") for sid in sent_ids]
     synsets = table.column("synsets").combine_chunks()
-    per_sentence = pc.list_value_length(synsets).to_numpy(zero_copy_only=False).astype(np.int64).tolist()
+    per_sentence = _lengths(synsets).tolist()
     reals = synsets.flatten().field("realisations")
-    counts = pc.list_value_length(reals).to_numpy(zero_copy_only=False).astype(np.int64)
+    counts = _lengths(reals)
     flat = reals.flatten()
     synset_of = np.repeat(np.arange(len(counts), dtype=np.int64), counts).tolist()
     rows = list(zip(synset_of, flat.field("subject").to_pylist(), flat.field("relation").to_pylist(),
@@ -209,6 +207,11 @@ def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
     index = build_index(language, facet, config, digest, sent_ids, sentences, per_sentence, rows)
     _cache_store(index)
     return index
+
+
+def _lengths(lists) -> np.ndarray:
+    """Item count of each list of an Arrow list array (from its offsets: no pyarrow.compute import)."""
+    return np.diff(lists.offsets.to_numpy()).astype(np.int64)
 
 
 def _from_gold_file(language: str, facet: str, path: Path) -> GoldIndex:
