@@ -4,6 +4,12 @@ Targets (issue 4; reference on this machine kind: gold load+expand ~1.0 s, 8 EN
 systems ~0.94 s default facet, ~4.9 s C facet):
   * gold ready (cached index) in a fresh process <= 50 ms;
   * all 8 EN systems, default facet <= 20 ms; C facet <= 50 ms (warm: index loaded, kernels compiled).
+Process rows (issue 13): `triplebench score benchie` on one system with an empty per-user
+cache and with a warm one, and on all 8 EN systems in one process. When
+``TRIPLEBENCH_BENCHIE_REFERENCE`` names a checkout of gkiril/benchie, the same rows time the
+reference in the same run (one process loading the gold, adding the systems, computing P/R/F1,
+with ``TRIPLEBENCH_REFERENCE_PYTHON``, an interpreter with numpy) and print the ratio
+reference / triplebench (> 1: triplebench is faster).
 Needs the built dataset (`make` / `dvc repro`) and ../shared/upstream.
 Usage: `.venv/bin/python bench/benchie.py`.
 """
@@ -39,6 +45,60 @@ print(json.dumps({"import": t1 - t0, "gold_ready": t2 - t1, "first_score_incl_ke
 """
 
 
+# The reference's own usage (its README's demo), on the files given: one process.
+REFERENCE = r"""
+import sys
+sys.path.insert(0, "src")
+from benchie import Benchie
+benchie = Benchie()
+benchie.load_gold_annotations(filename="data/gold/2_annotators/benchie_gold_annotations_en.txt")
+for path in sys.argv[1:]:
+    benchie.add_oie_system_extractions(oie_system_name=path, filename=path)
+benchie.compute_precision()
+benchie.compute_recall()
+benchie.compute_f1()
+benchie.print_scores()
+"""
+
+
+def process_seconds(argv: list[str], cwd: Path, env: dict | None = None, repeat: int = 3) -> float:
+    """Median wall time of ``repeat`` runs of one process (exits on failure)."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+        times.append(time.perf_counter() - t)
+        if done.returncode != 0:
+            sys.exit(f"{argv[:3]} failed: {done.stderr[-2000:]}")
+    return statistics.median(times)
+
+
+def process_rows(files: list[Path]) -> None:
+    """One system (empty / warm per-user cache) and 8 systems in one process, beside the reference."""
+    exe = [str(ROOT / ".venv/bin/triplebench"), "score", "benchie", "--language", "en"]
+    with tempfile.TemporaryDirectory() as empty:
+        cold_times = []
+        for n in range(3):  # a new empty cache each run
+            env = dict(os.environ, TRIPLEBENCH_CACHE=str(Path(empty) / str(n)))
+            cold_times.append(process_seconds([*exe, str(files[1])], ROOT, env, repeat=1))
+    cold = statistics.median(cold_times)
+    warm = process_seconds([*exe, str(files[1])], ROOT)
+    many = process_seconds([*exe, *map(str, files)], ROOT)
+    reference = os.environ.get("TRIPLEBENCH_BENCHIE_REFERENCE")
+    ref_one = ref_many = None
+    if reference:
+        python = os.environ.get("TRIPLEBENCH_REFERENCE_PYTHON", sys.executable)
+        ref_one = process_seconds([python, "-c", REFERENCE, str(files[1])], Path(reference))
+        ref_many = process_seconds([python, "-c", REFERENCE, *map(str, files)], Path(reference))
+
+    def vs(ours: float, ref: float | None) -> str:
+        return f"  | reference {ref:.2f} s, ratio {ref / ours:.2f}" if ref else ""
+
+    print(f"CLI, one system (minie): empty per-user cache {cold:.2f} s{vs(cold, ref_one)}")
+    print(f"CLI, one system (minie): warm per-user cache {warm:.2f} s{vs(warm, ref_one)}")
+    print(f"CLI, {len(files)} EN systems in one process: {many:.2f} s{vs(many, ref_many)}")
+
+
 def system_files() -> list[Path]:
     base = next(MIRROR.glob("github.com/gkiril/benchie/*/data/oie_systems_explicit_extractions"))
     return [base / f"{name}_explicit.txt" for name in SYSTEMS]
@@ -65,6 +125,7 @@ def main() -> None:
     print(f"first score in a fresh process (numba kernels from cache): {min(w['first_score_incl_kernel_load'] for w in warm) * 1000:.0f} ms")
 
     files = system_files()
+    process_rows(files)
     for facet in ("default", "C", "M"):
         score(files[0], language="en", facet=facet)  # index + kernels warm
     for facet, target in (("default", 20), ("C", 50), ("M", None)):

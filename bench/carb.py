@@ -16,14 +16,18 @@ Rows (issue 13's table; medians):
 6. ROBUST on 158 cliques of 4 CaRB test sentences (OpenIE-4's extractions), read + score;
 7. peak RSS of this process.
 
-When ``TRIPLEBENCH_CARB_REFERENCE`` names a checkout of dair-iitd/CaRB, row 4 also times its
-``carb.py`` on the same file, side by side, with ``TRIPLEBENCH_REFERENCE_PYTHON`` (an
-interpreter with the reference's requirements: docopt, scikit-learn, ipdb, nltk).
+When ``TRIPLEBENCH_CARB_REFERENCE`` names a checkout of dair-iitd/CaRB, rows 1-4 also time
+the reference on the same files in the same run, with ``TRIPLEBENCH_REFERENCE_PYTHON`` (an
+interpreter with the reference's requirements: docopt, scikit-learn, ipdb, nltk with its
+stopwords): rows 1-3 in one reference process (its ``Benchmark`` gold load, its readers,
+``Benchmark.compare`` with the default matcher), row 4 its ``carb.py`` command; each row then
+prints the ratio reference / triplebench (> 1: triplebench is faster).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -40,6 +44,55 @@ SYSTEMS = [
     ("ClausIE", "clausie", "system_outputs/test/clausie_output.txt"),
     ("PropS", "props", "system_outputs/test/props_output.txt"),
 ]
+
+
+# Runs inside the reference checkout with the reference's interpreter: median seconds of the
+# gold load, of scoring the four systems from their parsed readers, and of reading + scoring.
+REFERENCE_IN_PROCESS = r"""
+import json, logging, statistics, sys, time
+logging.disable(logging.CRITICAL)
+sys.path.insert(0, ".")
+import carb
+from matcher import Matcher
+from oie_readers.clausieReader import ClausieReader
+from oie_readers.openieFiveReader import OpenieFiveReader
+from oie_readers.openieFourReader import OpenieFourReader
+from oie_readers.propsReader import PropSReader
+gold_path, repeat, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+readers = list(zip((OpenieFourReader, OpenieFiveReader, ClausieReader, PropSReader), files))
+def median(fn):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter(); fn(); times.append(time.perf_counter() - t)
+    return statistics.median(times)
+def read_all():
+    out = []
+    for reader, path in readers:
+        r = reader(); r.read(path); out.append(r.oie)
+    return out
+bench = carb.Benchmark(gold_path)
+parsed = read_all()
+score = lambda systems: [bench.compare(s, Matcher.binary_linient_tuple_match, "/dev/null") for s in systems]
+print(json.dumps({"gold": median(lambda: carb.Benchmark(gold_path)), "parsed": median(lambda: score(parsed)),
+                  "read": median(lambda: score(read_all()))}))
+"""
+
+
+def reference_in_process(reference: str, gold: Path, files: list[Path], repeat: int) -> dict[str, float]:
+    """Rows 1-3 of the reference, timed in one reference process (see REFERENCE_IN_PROCESS)."""
+    python = os.environ.get("TRIPLEBENCH_REFERENCE_PYTHON", sys.executable)
+    done = subprocess.run([python, "-c", REFERENCE_IN_PROCESS, str(gold), str(repeat), *map(str, files)],
+                          capture_output=True, text=True, cwd=reference, check=False)
+    if done.returncode != 0:
+        sys.exit(f"reference run failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def ratio(reference: dict[str, float] | None, key: str, ours: float) -> str:
+    """`` (reference X ms, ratio R)`` when the reference was timed."""
+    if not reference:
+        return ""
+    return f"  | reference {reference[key] * 1e3:.0f} ms, ratio {reference[key] / ours:.1f}"
 
 
 def timed(fn, repeat: int) -> float:
@@ -83,21 +136,26 @@ def main() -> None:
         records[name] = [{k: r[k] for k in ("sentence", "confidence", "predicate", "arguments")} for r in rows]
     tables = {name: pa.Table.from_pylist(rows) for name, rows in records.items()}
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (figures scale with it)")
+    reference = os.environ.get("TRIPLEBENCH_CARB_REFERENCE")
+    gold = mirror / pins["data/gold/test.tsv"].mirror_path
+    ref = reference_in_process(reference, gold, [paths[name] for name, _, _ in SYSTEMS], args.repeat) \
+        if reference else None
 
     for rows in records.values():  # warm-up: kernels loaded, gold encoded once per process
         carb.score(rows)
     t = timed(lambda: [carb.score(rows) for rows in records.values()], args.repeat)
     t_arrow = timed(lambda: [carb.score(table) for table in tables.values()], args.repeat)
-    print(f"1. four systems from parsed records: {t * 1e3:.0f} ms; from Arrow tables: {t_arrow * 1e3:.0f} ms")
+    print(f"1. four systems from parsed records: {t * 1e3:.0f} ms; from Arrow tables: {t_arrow * 1e3:.0f} ms"
+          + ratio(ref, "parsed", t))
     t = timed(lambda: [carb.score(paths[name], fmt=fmt) for name, fmt, _ in SYSTEMS], args.repeat)
-    print(f"2. four systems read from files + scored: {t * 1e3:.0f} ms")
+    print(f"2. four systems read from files + scored: {t * 1e3:.0f} ms" + ratio(ref, "read", t))
 
     def cold_gold():
         gold_module._built_gold_at.cache_clear()
         carb.CarbScorer("test")
 
     t = timed(cold_gold, args.repeat)
-    print(f"3. gold load + encoding (JSON cache on disk): {t * 1e3:.1f} ms")
+    print(f"3. gold load + encoding (JSON cache on disk): {t * 1e3:.1f} ms" + ratio(ref, "gold", t))
 
     if not args.no_cli:
         exe = str(ROOT / ".venv/bin/triplebench")
@@ -113,9 +171,7 @@ def main() -> None:
             after_warmup = run(cli, env)
         print(f"4. `triplebench score carb` OpenIE-4: warm {warm:.2f} s; first call with empty caches {first:.2f} s "
               f"(no warm-up), {after_warmup:.2f} s after `triplebench warmup`")
-        reference = os.environ.get("TRIPLEBENCH_CARB_REFERENCE")
         if reference:
-            gold = mirror / pins["data/gold/test.tsv"].mirror_path
             python = os.environ.get("TRIPLEBENCH_REFERENCE_PYTHON", sys.executable)
             ref = [python, "carb.py", f"--gold={gold}", "--out=/dev/null", f"--openiefour={paths['OpenIE-4']}"]
             t_ref = statistics.median(run(ref, cwd=Path(reference)) for _ in range(3))
@@ -142,8 +198,6 @@ def main() -> None:
               "paraphrases": [{"sent": p["sent"], "args": by_key.get(carb.normalize_key(p["sent"]), [])}
                               for p in c["paraphrases"]]} for c in cliques]
     with tempfile.TemporaryDirectory() as tmp:
-        import json
-
         gold_path, pred_path = Path(tmp) / "gold.json", Path(tmp) / "pred.json"
         gold_path.write_text(json.dumps(cliques))
         pred_path.write_text(json.dumps(preds))
