@@ -14,7 +14,9 @@ Rows (issue 13's table; medians):
    empty numba cache (a temporary NUMBA_CACHE_DIR);
 5. 1,000 bootstrap resamples of one system;
 6. ROBUST on 158 cliques of 4 CaRB test sentences (OpenIE-4's extractions), read + score;
-7. peak RSS of this process.
+7. peak RSS of this process;
+8. peak RSS of one `triplebench score carb` process on a large file (the OpenIE-4 output
+   repeated 40 times, ~126 MB), against the file's size.
 
 When ``TRIPLEBENCH_CARB_REFERENCE`` names a checkout of dair-iitd/CaRB, rows 1-4 also time
 the reference on the same files in the same run, with ``TRIPLEBENCH_REFERENCE_PYTHON`` (an
@@ -205,6 +207,40 @@ def main() -> None:
         t = timed(lambda: robust.score(pred_path, gold=gold_path), args.repeat)
     print(f"6. ROBUST, {len(cliques)} cliques / {4 * len(cliques)} sentences, read + score: {t * 1e3:.0f} ms")
     print(f"7. peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    if not args.no_cli:
+        large_file_memory(paths["OpenIE-4"])
+
+
+# The CLI in a child that reports its own peak RSS (KiB) on its last stderr line.
+PEAK_RSS = r"""
+import resource, sys
+from triplebench.cli.main import main
+sys.argv = ["triplebench", *sys.argv[1:]]
+try:
+    main()
+finally:
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def large_file_memory(source: Path, copies: int = 40) -> None:
+    """Row 8: peak RSS of the CLI on ``copies`` concatenated copies of ``source``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "large.txt"
+        text = source.read_bytes()
+        with open(big, "wb") as out:
+            for _ in range(copies):
+                out.write(text)
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", PEAK_RSS, "score", "carb", str(big), "--format", "openie4"],
+                              capture_output=True, text=True, cwd=ROOT, check=False)
+        seconds = time.perf_counter() - t
+        if done.returncode != 0:
+            sys.exit(f"large file run failed: {done.stderr[-2000:]}")
+        peak = int(done.stderr.splitlines()[-1]) / 1024
+        size = big.stat().st_size / 1e6
+    print(f"8. `triplebench score carb` on a {size:.0f} MB file: peak RSS {peak:.0f} MB ({peak / size:.1f}x the file), "
+          f"{seconds:.1f} s")
 
 
 if __name__ == "__main__":

@@ -215,3 +215,12 @@ def test_ollie_stanford_reverb_tabbed_positive(tmp_path):
         rec = records[0]
         assert (rec["sentence"], rec["predicate"], rec["confidence"]) == ("He runs home .", "runs", expected[name])
         assert rec["arguments"][:2] == ["He", "home"]
+
+
+@pytest.mark.parametrize("text", ["a\nb\n", "a\r\nb", "a\rb\r\n\r\nc", "\rz", "a\n\n", "x\r\r\ny\n", " \nq"])
+def test_lines_split_like_the_references_universal_newlines(text):
+    """decode_lines splits without io.StringIO (4 bytes a character for any text) and gives its lines."""
+    import io
+
+    expected = [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
+    assert fmt.decode_lines("<t>", text.encode("utf-8")) == expected

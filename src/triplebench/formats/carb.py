@@ -50,7 +50,6 @@ extraction) and :func:`read_predictions` as canonical records.
 
 from __future__ import annotations
 
-import io
 import math
 import numbers
 import re
@@ -58,6 +57,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
+from sys import intern
 
 from ..errors import InputError, shorten
 from .text import decode, iter_jsonl
@@ -109,10 +109,16 @@ def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[s
     """The lines of a file as the reference sees them (UTF-8, universal newlines, unstripped)."""
     if data is None:
         data = Path(path).read_bytes()
-    if not data.strip():
+    if not data or data.isspace():  # not data.strip(): no copy of a large file
         raise InputError(path, None, "empty file: expected at least one non-blank line")
     text = decode(data, path)
-    return [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
+    del data  # peak memory: the bytes go before the lines are made
+    if "\r" in text:  # universal newlines, as the reference's open() reads them
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":  # the newline ending the last line starts no line
+        lines.pop()
+    return lines
 
 
 #: a decimal number as the reference files write it (ASCII digits; no ``1_0``, no fullwidth digits,
@@ -148,7 +154,8 @@ def parse_confidence(value: object, source, line: int | None, text: bool = True)
 
 
 def _record(sentence: str, confidence: float, predicate: str, arguments: list[str], line: int) -> tuple:
-    return sentence, confidence, predicate, arguments, line
+    # a sentence repeats on each of its extraction lines: one string per sentence, not per line
+    return intern(sentence), confidence, predicate, arguments, line
 
 
 def _need(data: list[str], count: int, source, line: int, what: str) -> None:
