@@ -34,7 +34,21 @@ _SAID = re.compile("|".join(SAID_VERBS))  # a substring test, like the reference
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
 METRICS = ("auc", "precision", "recall", "f1")
 
-_KEYS: dict[str, str] = {}
+class _SentenceKeys(dict):
+    """Sentence -> its key, computed on first lookup (a hit is a plain dict lookup; bounded)."""
+
+    def __missing__(self, sentence: str) -> str:
+        key = sentence.replace(" ", "")
+        for plain, escaped in PTB_ESCAPES:
+            key = key.replace(escaped, plain)
+        key = _PUNCT.sub("", key)
+        if len(self) > 1_000_000:
+            self.clear()
+        self[sentence] = key
+        return key
+
+
+_KEYS = _SentenceKeys()
 
 
 def normalize_key(sentence: str) -> str:
@@ -47,16 +61,7 @@ def normalize_key(sentence: str) -> str:
     >>> normalize_key("A -LRB- b -RRB- , c .")
     'Abc'
     """
-    key = _KEYS.get(sentence)
-    if key is None:
-        key = sentence.replace(" ", "")
-        for plain, escaped in PTB_ESCAPES:
-            key = key.replace(escaped, plain)
-        key = _PUNCT.sub("", key)
-        if len(_KEYS) > 1_000_000:
-            _KEYS.clear()
-        _KEYS[sentence] = key
-    return key
+    return _KEYS[sentence]
 
 
 @dataclass
@@ -141,7 +146,7 @@ class Grouping:
         index = dict(zip(dict.fromkeys(sentences), count()))  # raw sentences in order of first appearance
         raw_id = np.fromiter(map(index.__getitem__, sentences), dtype=np.int64, count=len(sentences))
         per_raw = np.bincount(raw_id, minlength=len(index))
-        keys = [normalize_key(s) for s in index]
+        keys = list(map(_KEYS.__getitem__, index))  # normalize_key, without a Python call per sentence
         winner: dict[str, int] = {}
         collisions = dropped = 0
         for i, key in enumerate(keys):

@@ -109,7 +109,7 @@ def _columns(rows: list) -> Extractions | None:
         return None
     if np.isnan(values).any():
         return None
-    return Extractions(sentence, predicate, list(map(list, arguments)), values)
+    return Extractions(sentence, predicate, arguments, values)  # the caller's lists: nothing mutates them
 
 
 def _from_rows(rows: list, source: str) -> Extractions:

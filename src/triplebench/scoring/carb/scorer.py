@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from itertools import repeat
 from os import PathLike
 from typing import Any
 
@@ -124,7 +125,7 @@ class CarbScorer:
         kept_keys = [grouping.keys[i] for i in np.flatnonzero(grouping.kept).tolist()]
         outside = [k for k in kept_keys if k not in self.split_keys]
         warnings = self._check_coverage(loaded, grouping, outside, allow_partial)
-        raw_gold = np.fromiter((self.gold_index.get(k, -1) for k in grouping.keys), dtype=np.int64,
+        raw_gold = np.fromiter(map(self.gold_index.get, grouping.keys, repeat(-1)), dtype=np.int64,
                                count=len(grouping.keys))
         raw_gold[~grouping.kept] = -1
         pred_gold = raw_gold[grouping.raw_id]
@@ -242,7 +243,7 @@ def _input_counts(ext: Extractions) -> dict[str, int]:
     return {
         "input_extractions": len(ext),
         "duplicate_extractions": len(ext) - len(distinct),
-        "empty_predicates": sum(1 for x in ext.predicate if not x.strip()),
+        "empty_predicates": len(ext) - sum(map(bool, map(str.strip, ext.predicate))),
         "no_arguments": sum(1 for a in ext.arguments if not a),
         "infinite_confidences": int(np.isinf(ext.confidence).sum()),
     }
