@@ -74,6 +74,9 @@ class BenchmarkSpec:
         The columns of a multi-system table.
     display : Display
         The paper's number style.
+    jit : bool
+        Its scoring path runs numba kernels (the CLI then imports numba up front,
+        without numba's optional probes). BenchIE's are numpy, except ``--errors``.
     """
 
     name: str
@@ -84,6 +87,7 @@ class BenchmarkSpec:
     main_score: str
     headline: tuple[str, ...]
     display: Display
+    jit: bool = True
 
     def scorer(self) -> ModuleType:
         """The scorer module (imported on first use)."""
@@ -100,7 +104,7 @@ REGISTRY: dict[str, BenchmarkSpec] = {
         BenchmarkSpec("carb", "CaRB", "triplebench.scoring.carb", ("split",), "sentence", "f1",
                       ("auc", "precision", "recall", "f1"), Display(False, 3)),
         BenchmarkSpec("benchie", "BenchIE", "triplebench.scoring.benchie", ("language", "facet"), "sentence", "f1",
-                      ("precision", "recall", "f1"), Display(False, 2)),
+                      ("precision", "recall", "f1"), Display(False, 2), jit=False),
         BenchmarkSpec("robust", "ROBUST", "triplebench.scoring.robust", (), "clique", "robust_f1",
                       ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"), Display(False, 3)),
         BenchmarkSpec("genres", "GenRES", "triplebench.scoring.genres", ("dataset",), "text", "FS",

@@ -86,10 +86,10 @@ def _available(benchmark: str, config: str, split: str) -> bool:
 def _dispatchers() -> list:
     from numba.core.registry import CPUDispatcher
 
-    from .kernels import benchie, carb, combo
+    from .kernels import benchie_errors, carb, combo
 
     found = []
-    for module in (benchie, carb, combo):
+    for module in (benchie_errors, carb, combo):
         found += [v for v in vars(module).values() if isinstance(v, CPUDispatcher)]
     return found
 

@@ -126,3 +126,32 @@ def test_directory_or_fifo_as_gold_or_buckets(built, tmp_path):
             score([("1", "He", "served as", "Prime Minister")], buckets=str(bad))
     with pytest.raises(InputError, match="no such"):
         score([("1", "He", "served as", "Prime Minister")], gold=tmp_path / "missing.txt")
+
+
+def _fnv1a64(data: bytes) -> int:
+    """FNV-1a 64, written from its definition (the oracle of the vectorised kernel)."""
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) % 2**64
+    return h
+
+
+def test_vectorised_fnv_equals_the_definition_on_every_segment():
+    from triplebench.kernels.benchie import hash_segments, lookup, tally
+
+    rng = np.random.default_rng(7)
+    words = ["", "a", "Prime Minister", "北京", "Zürich", "x" * 300, "\x1f", " "]
+    keys = ["".join(rng.choice(words, size=rng.integers(0, 5))) for _ in range(500)] + ["", ""]
+    got = idx.hash_keys(keys).tolist()
+    assert got == [_fnv1a64(k.encode("utf-8")) for k in keys]
+    assert hash_segments(np.zeros(0, dtype=np.uint8), np.uint8(0x1E)).tolist() == [_fnv1a64(b"")]
+    table = np.array(sorted(set(got)), dtype=np.uint64)
+    values = np.arange(len(table), dtype=np.int64)
+    queries = np.array(got + [1, 2**64 - 1], dtype=np.uint64)
+    assert lookup(table, values, queries).tolist() == [table.tolist().index(h) for h in got] + [-1, -1]
+    assert lookup(table[:0], values[:0], queries).tolist() == [-1] * len(queries)
+    # 3 sentences with 2, 0, 3 synsets; extractions: tp on synset 1 twice, fp in sentence 2, one unknown
+    covered, tp, fp, fn = tally(np.array([0, 0, 2, -1, 2]), np.array([True, True, False, True, True]),
+                                np.array([1, 1, -1, 0, 4]), np.array([0, 2, 2, 5]))
+    assert covered.tolist() == [False, True, False, False, True]
+    assert (tp.tolist(), fp.tolist(), fn.tolist()) == ([1, 0, 1], [0, 0, 1], [1, 0, 2])

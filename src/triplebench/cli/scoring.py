@@ -174,9 +174,9 @@ def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     Only the benchmark named in ``argv`` gets its flags (importing its scorer), so
     a call never imports the other four scorers.
     """
-    if argv[:1] in (["score"], ["compare"]):
-        import_numba_without_optional_probes()
     chosen = argv[1] if len(argv) > 1 and argv[0] in ("score", "compare") else None
+    if chosen in REGISTRY and REGISTRY[chosen].jit:
+        import_numba_without_optional_probes()
     for command, text, configure, run in (
         ("score", "score predictions against a benchmark", configure_score, run_score),
         ("compare", "paired bootstrap comparison of systems on a benchmark", configure_compare, run_compare),

@@ -186,7 +186,7 @@ def slot_errors(preds: Predictions, index: GoldIndex, m: Matches, language: str,
     -------
     SlotErrors
     """
-    from ...kernels.benchie import slot_errors as kernel
+    from ...kernels.benchie_errors import slot_errors as kernel
 
     fp_rows = np.flatnonzero((m.sent_idx >= 0) & ~m.is_tp)
     slots = _gold_slots(language, "default" if facet == "C" else facet, gold)

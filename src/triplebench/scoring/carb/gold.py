@@ -18,7 +18,7 @@ from .engine import Extractions
 
 BENCHMARK = "carb"
 #: bump when the cache layout changes
-_CACHE_VERSION = 4
+_CACHE_VERSION = 5  # 5: gold arguments cached without their context ("C: ") arguments
 
 
 @dataclass
@@ -47,13 +47,11 @@ def _no_context(arguments: list[str]) -> list[str]:
 
 
 def _from_rows(rows: list, source: str) -> GoldData:
-    """``[(sentence, [(predicate, arguments), ...]), ...]`` -> :class:`GoldData`."""
-    sentence, predicate, arguments = [], [], []
-    for text, exts in rows:
-        for pred, args in exts:
-            sentence.append(text)
-            predicate.append(pred)
-            arguments.append(_no_context(args))
+    """``[(sentence, [(predicate, arguments), ...]), ...]`` (arguments already without
+    context, :func:`_no_context`) -> :class:`GoldData`."""
+    sentence = [text for text, exts in rows for _ in exts]
+    predicate = [pred for _, exts in rows for pred, _ in exts]
+    arguments = [args for _, exts in rows for _, args in exts]
     return GoldData(Extractions(sentence, predicate, arguments, np.ones(len(predicate))), [t for t, _ in rows], source)
 
 
@@ -92,7 +90,7 @@ def _parquet_rows(split: str) -> list:
 
     table = load_table(BENCHMARK, "gold", split)
     return [
-        (sentence, [(e["predicate"], e["arguments"]) for e in exts])
+        (sentence, [(e["predicate"], _no_context(e["arguments"])) for e in exts])
         for sentence, exts in zip(table.column("sentence").to_pylist(), table.column("extractions").to_pylist())
     ]
 
@@ -115,7 +113,7 @@ def tsv_gold(path: str | PathLike[str]) -> GoldData:
     from ...io import input_file
 
     groups, _ = read_gold(input_file(path, "gold file"))
-    rows = [(s, [(e["predicate"], e["arguments"]) for e in exts]) for s, exts in groups]
+    rows = [(s, [(e["predicate"], _no_context(e["arguments"])) for e in exts]) for s, exts in groups]
     return _from_rows(rows, "custom:" + Path(path).name)
 
 
