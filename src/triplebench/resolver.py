@@ -29,6 +29,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 from .errors import TripleBenchError
@@ -41,8 +42,10 @@ _explicit: list[Path] = []
 _hub_tried: set[tuple[str, str]] = set()
 
 
+@cache
 def installed_version() -> str:
-    """The version of the installed triplebench package (the release the data must match)."""
+    """The version of the installed triplebench package (the release the data must match;
+    read once per process: the metadata lookup parses a file)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -183,12 +186,13 @@ def locate(benchmark: str, relpath: str) -> Path:
     checkout = _checkout_datasets()
     if checkout is not None:
         candidates.append(checkout / benchmark / relpath)
+        if candidates[0].is_file():
+            return candidates[0]
     version = installed_version()
     cached = release_cache(version) / benchmark / relpath
     candidates.append(cached)
-    for path in candidates:
-        if path.is_file():
-            return path
+    if cached.is_file():
+        return cached
     if not (release_cache(version) / benchmark).is_dir() and _download_hub(benchmark, version) and cached.is_file():
         return cached
     return candidates[0]

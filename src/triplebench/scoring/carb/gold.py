@@ -55,14 +55,15 @@ def _from_rows(rows: list, source: str) -> GoldData:
     return GoldData(Extractions(sentence, predicate, arguments, np.ones(len(predicate))), [t for t, _ in rows], source)
 
 
-def _verified_cache(name: str, sources: list[Path], build: Callable[[], Any]) -> Any:
+def verified_cache(name: str, sources: list[Path], build: Callable[[], Any]) -> Any:
     """``build()`` through a JSON file in :func:`triplebench.paths.cache_dir`.
 
     The file is two lines: a header naming the SHA-256 of every source file's bytes
     and of the second line, then the value as JSON. A cache that does not prove it was
     built from these sources and holds exactly what was written (or does not parse) is
     rebuilt, so a fresh CLI process need not import pyarrow and a wrong cache is never
-    trusted.
+    trusted. A value computed by code (not only read from the sources) lists that code's
+    files among ``sources``, so a change of the code rebuilds it too.
     """
     from ...io import atomic_write_text
     from ...paths import cache_dir
@@ -104,7 +105,7 @@ def built_gold(split: str) -> GoldData:
 
 @lru_cache(maxsize=4)
 def _built_gold_at(split: str, parquet: Path) -> GoldData:
-    return _from_rows(_verified_cache(f"gold-{split}", [parquet], lambda: _parquet_rows(split)), "dataset")
+    return _from_rows(verified_cache(f"gold-{split}", [parquet], lambda: _parquet_rows(split)), "dataset")
 
 
 def tsv_gold(path: str | PathLike[str]) -> GoldData:
@@ -130,7 +131,7 @@ def corpus_keys() -> frozenset[str]:
 
     splits = ("dev", "test")
     sources = [parquet_path(BENCHMARK, config, split) for config in ("gold", "systems") for split in splits]
-    return frozenset(_verified_cache("corpus", sources, lambda: sorted(_corpus(splits))))
+    return frozenset(verified_cache("corpus", sources, lambda: sorted(_corpus(splits))))
 
 
 def _corpus(splits: tuple[str, ...]) -> set[str]:
