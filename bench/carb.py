@@ -140,30 +140,50 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (figures scale with it)")
     reference = os.environ.get("TRIPLEBENCH_CARB_REFERENCE")
     gold = mirror / pins["data/gold/test.tsv"].mirror_path
-    ref = reference_in_process(reference, gold, [paths[name] for name, _, _ in SYSTEMS], args.repeat) \
-        if reference else None
+    files = [paths[name] for name, _, _ in SYSTEMS]
 
     for rows in records.values():  # warm-up: kernels loaded, gold encoded once per process
         carb.score(rows)
-    t = timed(lambda: [carb.score(rows) for rows in records.values()], args.repeat)
-    t_arrow = timed(lambda: [carb.score(table) for table in tables.values()], args.repeat)
-    print(f"1. four systems from parsed records: {t * 1e3:.0f} ms; from Arrow tables: {t_arrow * 1e3:.0f} ms"
-          + ratio(ref, "parsed", t))
-    t = timed(lambda: [carb.score(paths[name], fmt=fmt) for name, fmt, _ in SYSTEMS], args.repeat)
-    print(f"2. four systems read from files + scored: {t * 1e3:.0f} ms" + ratio(ref, "read", t))
 
     def cold_gold():
         gold_module._built_gold_at.cache_clear()
         carb.CarbScorer("test")
 
-    t = timed(cold_gold, args.repeat)
-    print(f"3. gold load + encoding (JSON cache on disk): {t * 1e3:.1f} ms" + ratio(ref, "gold", t))
+    workloads = {
+        "parsed": lambda: [carb.score(rows) for rows in records.values()],
+        "arrow": lambda: [carb.score(table) for table in tables.values()],
+        "read": lambda: [carb.score(paths[name], fmt=fmt) for name, fmt, _ in SYSTEMS],
+        "gold": cold_gold,
+    }
+    ours: dict[str, list[float]] = {k: [] for k in workloads}
+    theirs: dict[str, list[float]] = {"parsed": [], "read": [], "gold": []}
+    for _ in range(3):  # rounds interleaved with the reference's, so a slower minute hits both
+        if reference:
+            for key, seconds in reference_in_process(reference, gold, files, args.repeat).items():
+                theirs[key].append(seconds)
+        for key, fn in workloads.items():
+            ours[key].append(timed(fn, args.repeat))
+    t = {k: statistics.median(v) for k, v in ours.items()}
+    ref = {k: statistics.median(v) for k, v in theirs.items()} if reference else None
+    print(f"1. four systems from parsed records: {t['parsed'] * 1e3:.0f} ms; from Arrow tables: "
+          f"{t['arrow'] * 1e3:.0f} ms" + ratio(ref, "parsed", t["parsed"]))
+    print(f"2. four systems read from files + scored: {t['read'] * 1e3:.0f} ms" + ratio(ref, "read", t["read"]))
+    print(f"3. gold load + encoding (JSON cache on disk): {t['gold'] * 1e3:.1f} ms" + ratio(ref, "gold", t["gold"]))
 
     if not args.no_cli:
         exe = str(ROOT / ".venv/bin/triplebench")
         cli = [exe, "score", "carb", str(paths["OpenIE-4"]), "--format", "openie4"]
         run(cli)
-        warm = statistics.median(run(cli) for _ in range(3))
+        ref_cli = None
+        if reference:
+            python = os.environ.get("TRIPLEBENCH_REFERENCE_PYTHON", sys.executable)
+            ref_cli = [python, "carb.py", f"--gold={gold}", "--out=/dev/null", f"--openiefour={paths['OpenIE-4']}"]
+        ours, theirs = [], []
+        for _ in range(5):  # interleaved, so that a slower minute of the machine hits both
+            ours.append(run(cli))
+            if ref_cli:
+                theirs.append(run(ref_cli, cwd=Path(reference)))
+        warm = statistics.median(ours)
         with tempfile.TemporaryDirectory() as cold, tempfile.TemporaryDirectory() as user_cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cold, TRIPLEBENCH_CACHE=user_cache)
             first = run(cli, env)
@@ -173,11 +193,10 @@ def main() -> None:
             after_warmup = run(cli, env)
         print(f"4. `triplebench score carb` OpenIE-4: warm {warm:.2f} s; first call with empty caches {first:.2f} s "
               f"(no warm-up), {after_warmup:.2f} s after `triplebench warmup`")
-        if reference:
-            python = os.environ.get("TRIPLEBENCH_REFERENCE_PYTHON", sys.executable)
-            ref = [python, "carb.py", f"--gold={gold}", "--out=/dev/null", f"--openiefour={paths['OpenIE-4']}"]
-            t_ref = statistics.median(run(ref, cwd=Path(reference)) for _ in range(3))
-            print(f"   reference carb.py: {t_ref:.2f} s (ratio {t_ref / warm:.1f})")
+        if theirs:
+            t_ref = statistics.median(theirs)
+            print(f"   reference carb.py: {t_ref:.2f} s (ratio warm {t_ref / warm:.1f}, first call after warm-up "
+                  f"{t_ref / after_warmup:.1f}, first call without {t_ref / first:.2f})")
 
     result = carb.score(records["OpenIE-4"])
     from triplebench.scoring.significance import bootstrap_ci
