@@ -112,6 +112,7 @@ def import_numba_without_optional_probes() -> None:
     for name in probes:
         sys.modules[name] = None  # `import` of it now raises ImportError
     try:
+        import numba.core.typing.cffi_utils  # noqa: F401  (numba imports it lazily, at the first kernel call)
         import numba.np.arraymath  # noqa: F401
     finally:
         for name in probes:
