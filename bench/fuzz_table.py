@@ -1,6 +1,6 @@
 """The fuzz outcome table of issue 14, re-measured: every baseline x every mutation family.
 
-    .venv/bin/python bench/fuzz_table.py            (after `make`; ~5 min on 2 cores)
+    .venv/bin/python bench/fuzz_table.py            (after `make`; ~1 min on 2 cores)
 
 Columns: tried, clear error, vague error, traceback, silent (a number from a
 `refuse` family), changed by encoding only (a `same` family scoring differently),
