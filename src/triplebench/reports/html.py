@@ -22,6 +22,8 @@ table { border-collapse: collapse; margin: .4em 0 1em; font-variant-numeric: tab
 th, td { padding: .18em .55em; border-bottom: 1px solid #eee; text-align: right; white-space: nowrap; }
 th { background: #f6f6f6; } td:first-child, th:first-child { text-align: left; }
 td.ci { color: #666; font-size: .85em; } td.sig { background: #e3f1e3; } td.diag { background: #fafafa; }
+td.cell { white-space: normal; min-width: 6.5em; max-width: 8.5em; font-size: .82em; line-height: 1.25; }
+.wide { overflow-x: auto; max-width: 100%; }
 figure { margin: .6em 0 1.4em; } figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: .9em; } details { margin: .5em 0 1em; }
 code { font-size: .85em; color: #444; }
@@ -63,7 +65,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]], caption: str
             cells.append(f"<td{attr}>{'–' if value is None else esc(value)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     top = f"<h3>{esc(caption)}</h3>" if caption else ""
-    return f"{top}<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"{top}<div class=\"wide\"><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
 def inline_svg(svg: str) -> str:

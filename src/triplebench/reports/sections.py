@@ -34,7 +34,7 @@ def significance_matrix(pub: Published, names: Sequence[str], caption: str) -> s
                 continue
             iv = comparison.interval
             row.append(f"{comparison.delta:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] p={comparison.p_value:.3f}")
-            css.append("sig" if iv.low > 0 or iv.high < 0 else "")
+            css.append("cell sig" if iv.low > 0 or iv.high < 0 else "cell")  # wraps: a matrix fits the page
         rows.append(row)
         classes.append(css)
     return table(["A \\ B", *names], rows, caption=caption, classes=classes)
