@@ -128,23 +128,17 @@ def test_directory_or_fifo_as_gold_or_buckets(built, tmp_path):
         score([("1", "He", "served as", "Prime Minister")], gold=tmp_path / "missing.txt")
 
 
-def _fnv1a64(data: bytes) -> int:
-    """FNV-1a 64, written from its definition (the oracle of the vectorised kernel)."""
-    h = 0xCBF29CE484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001B3) % 2**64
-    return h
-
-
-def test_vectorised_fnv_equals_the_definition_on_every_segment():
-    from triplebench.kernels.benchie import hash_segments, lookup, tally
+def test_one_hash_per_key_whatever_the_key_holds():
+    from triplebench.kernels.benchie import lookup, tally
 
     rng = np.random.default_rng(7)
-    words = ["", "a", "Prime Minister", "北京", "Zürich", "x" * 300, "\x1f", " "]
-    keys = ["".join(rng.choice(words, size=rng.integers(0, 5))) for _ in range(500)] + ["", ""]
+    words = ["", "a", "Prime Minister", "北京", "Zürich", "x" * 300, "\x1f", "\x1e", " "]
+    keys = ["".join(rng.choice(words, size=rng.integers(0, 5))) for _ in range(500)] + ["y" * 5_000_000, "", ""]
     got = idx.hash_keys(keys).tolist()
-    assert got == [_fnv1a64(k.encode("utf-8")) for k in keys]
-    assert hash_segments(np.zeros(0, dtype=np.uint8), np.uint8(0x1E)).tolist() == [_fnv1a64(b"")]
+    assert len(got) == len(keys) and idx.hash_keys([]).tolist() == []
+    first: dict[str, int] = {}
+    assert all(first.setdefault(k, h) == h for k, h in zip(keys, got))  # equal keys, equal hashes
+    assert len(set(got)) == len(set(keys))  # distinct keys, distinct hashes
     table = np.array(sorted(set(got)), dtype=np.uint64)
     values = np.arange(len(table), dtype=np.int64)
     queries = np.array(got + [1, 2**64 - 1], dtype=np.uint64)
@@ -155,3 +149,12 @@ def test_vectorised_fnv_equals_the_definition_on_every_segment():
                                 np.array([1, 1, -1, 0, 4]), np.array([0, 2, 2, 5]))
     assert covered.tolist() == [False, True, False, False, True]
     assert (tp.tolist(), fp.tolist(), fn.tolist()) == ([1, 0, 1], [0, 0, 1], [1, 0, 2])
+
+
+def test_a_huge_slot_is_one_more_false_positive_and_a_separator_in_a_slot_is_refused(built):
+    good = [("1", "He", "served as", "Prime Minister")]
+    base = score(good, language="en")
+    result = score([("1", "He", "served as", "x" * 5_000_000), *good], language="en")
+    assert (result.counts["tp"], result.counts["fp"]) == (base.counts["tp"], base.counts["fp"] + 1)
+    with pytest.raises(InputError, match="control character"):
+        score([("1", "He\x1e", "served as", "Prime Minister")], language="en")

@@ -1,43 +1,17 @@
-"""Kernels of the BenchIE scorer in plain numpy: hashing, sorted look-ups, synset tallies.
+"""Kernels of the BenchIE scorer in plain numpy: sorted look-ups and synset tallies.
 
-Keys (sentence id and slots joined by control characters) are hashed with 64-bit
-FNV-1a over their UTF-8 bytes, so the gold index is a sorted ``uint64`` array that
-can be cached on disk and searched with one ``searchsorted`` per call.
+The gold index is a sorted ``uint64`` array of key hashes
+(:func:`triplebench.scoring.benchie.index.hash_keys`), cached on disk and searched
+with one ``searchsorted`` per call.
 
-No numba here: a BenchIE call is a few vectorised passes over at most a few million
-bytes, and numba's import and cached-kernel load (~0.7 s) would be most of a CLI
-call. The slot-error analysis kernel, a nested loop, is numba
-(:mod:`triplebench.kernels.benchie_errors`).
+No numba here: a BenchIE call is a few vectorised passes, and numba's import and
+cached-kernel load (~0.7 s) would be most of a CLI call. The slot-error analysis
+kernel, a nested loop, is numba (:mod:`triplebench.kernels.benchie_errors`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-FNV_PRIME = np.uint64(0x100000001B3)
-
-
-def hash_segments(buf: np.ndarray, sep: np.uint8) -> np.ndarray:
-    """FNV-1a 64 of every ``sep``-separated segment of ``buf`` (uint8); n separators -> n+1 hashes.
-
-    Byte position by byte position over all segments at once: segments sorted by
-    length (longest first), so the ones still running at position ``j`` are a prefix.
-    """
-    cuts = np.flatnonzero(buf == sep)
-    starts = np.concatenate(([0], cuts + 1))
-    lengths = np.concatenate((cuts, [len(buf)])) - starts
-    order = np.argsort(-lengths, kind="stable")
-    starts, lengths = starts[order], lengths[order]
-    running = np.searchsorted(-lengths, -np.arange(int(lengths[0])), side="left")  # segments longer than j
-    hashes = np.full(len(starts), FNV_OFFSET, dtype=np.uint64)
-    for j, k in enumerate(running.tolist()):
-        head = hashes[:k]
-        head ^= buf[starts[:k] + j]
-        head *= FNV_PRIME  # uint64 arithmetic wraps modulo 2**64, as FNV wants
-    out = np.empty_like(hashes)
-    out[order] = hashes
-    return out
 
 
 def lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
