@@ -212,3 +212,19 @@ def test_bootstrap_with_unit_weights_is_the_point_estimate(tmp_path):
     identity = np.arange(len(res.units.ids))[None, :]
     auc, p, r, f1 = res.units.evaluate(identity)[0]
     assert (auc, p, r, f1) == pytest.approx(tuple(res.scores.values()), abs=1e-12)
+
+
+def test_an_encoder_that_forgets_its_texts_encodes_the_same(monkeypatch):
+    """Past MAX_REMEMBERED_TEXTS the encoder starts afresh; texts of the current call stay known."""
+    from triplebench.scoring.carb import engine
+    from triplebench.scoring.carb.engine import Encoder, Mode
+
+    preds, args = ["was born in", "is", "was born in"], [["He", "Paris"], ["It", "big", "red"], ["She", "Rome"]]
+    full = Encoder(Mode.BINARY_LINIENT)
+    full.encode(preds[:1], args[:1], gold=False)
+    expected = full.encode(preds, args, gold=False)
+    monkeypatch.setattr(engine, "MAX_REMEMBERED_TEXTS", 4)
+    small = Encoder(Mode.BINARY_LINIENT)
+    small.encode(preds[:1], args[:1], gold=False)  # 3 texts remembered; the next call brings 6 more
+    got = small.encode(preds, args, gold=False)
+    assert got.tok.tolist() == expected.tok.tolist() and got.toff.tolist() == expected.toff.tolist()

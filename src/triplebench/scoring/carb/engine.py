@@ -34,6 +34,7 @@ _SAID = re.compile("|".join(SAID_VERBS))  # a substring test, like the reference
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
 METRICS = ("auc", "precision", "recall", "f1")
 
+
 class _SentenceKeys(dict):
     """Sentence -> its key, computed on first lookup (a hit is a plain dict lookup; bounded)."""
 
@@ -218,11 +219,12 @@ class Encoder:
     def _learn(self, texts: Sequence[str]) -> None:
         """Tokenise the segment texts not seen before (the mode's word split)."""
         tokens = self._tokens
-        new = [t for t in dict.fromkeys(texts) if t not in tokens]
+        distinct = dict.fromkeys(texts)
+        if len(tokens) + len(distinct) > MAX_REMEMBERED_TEXTS:
+            tokens.clear()  # before choosing what is new: every text of this call must stay known
+        new = [t for t in distinct if t not in tokens]
         if not new:
             return
-        if len(tokens) + len(new) > MAX_REMEMBERED_TEXTS:
-            tokens.clear()
         word_id = self.ids.__getitem__
         if self.mode == Mode.LEXICAL:  # the reference splits on single spaces (empty words count)
             tokens.update((t, list(map(word_id, t.split(" ")))) for t in new)
