@@ -93,11 +93,12 @@ def _unpack(text: str) -> np.ndarray:
 def _built_gold_side(split: str, encoder: Encoder, binary: bool) -> tuple[GoldSide, int]:
     """:func:`_gold_side` of the built split through the verified cache: the encoded arrays
     and the vocabulary their ids refer to, keyed by the parquet and by the code that encodes
-    (this module, the engine, the gold reader), so a process's first score does not
-    re-tokenise the gold and a change of either rebuilds it."""
+    (this module, the engine, the gold reader, the kernels' mode and flag values), so a
+    process's first score does not re-tokenise the gold and a change of either rebuilds it."""
     from pathlib import Path
 
     from ...data import require_parquet
+    from ...kernels import carb as kernels
     from . import engine, gold
 
     def build() -> dict[str, Any]:
@@ -107,7 +108,7 @@ def _built_gold_side(split: str, encoder: Encoder, binary: bool) -> tuple[GoldSi
         return {"words": list(encoder.ids), "keys": side.keys, "collisions": collisions,
                 "max_len": side.encoded.max_len, **{k: _pack(v) for k, v in arrays.items()}}
 
-    code = [Path(__file__), Path(engine.__file__), Path(gold.__file__)]
+    code = [Path(__file__), Path(engine.__file__), Path(gold.__file__), Path(kernels.__file__)]
     name = f"side-{split}-{encoder.mode.name.lower()}-{'binary' if binary else 'nary'}"
     value = verified_cache(name, [require_parquet(BENCHMARK, "gold", split), *code], build)
     if not encoder.ids:  # loaded from the cache: the vocabulary the arrays were encoded with
