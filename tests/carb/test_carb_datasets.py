@@ -142,6 +142,24 @@ def test_nan_confidence_is_an_error(tmp_path):
         fmt.read_predictions(path, "tabbed")
 
 
+@pytest.mark.parametrize("bad, message", [("0.5x", "expected a number"), ("1_0", "expected a number"), ("NaN", "NaN")])
+@pytest.mark.parametrize("fmt_name, line", [
+    ("tabbed", "He runs home .\t{}\truns\the\thome\n"),
+    ("props", "{}\tHe runs home .\truns\tsubj\the\tobj\thome\n"),
+    ("clausie", "1\t\"he\"\t\"runs\"\t\"home\"\t{}\n"),
+])
+def test_a_bad_confidence_deep_in_a_file_names_its_line(tmp_path, fmt_name, line, bad, message):
+    """The confidence column is checked in one pass; the error still names the first bad line."""
+    head = "He runs home .\n" if fmt_name == "clausie" else ""
+    body = [line.format(f"0.{i}") for i in range(1, 40)]
+    body[29] = line.format(bad)
+    body[35] = line.format("nonsense")  # a later bad line is not the one reported
+    path = write(tmp_path, "p.txt", (head + "".join(body)).encode())
+    with pytest.raises(InputError, match=message) as err:
+        fmt.read_predictions(path, fmt_name)
+    assert err.value.line == 30 + bool(head) and err.value.field == "confidence"
+
+
 @pytest.mark.parametrize("fmt_name", ["tabbed", "openie4", "clausie", "props", "jsonl"])
 def test_non_utf8_bytes_name_the_line(tmp_path, fmt_name):
     path = write(tmp_path, "p.txt", b"first line\t1\tis\n" + b"caf\xe9\t1\tis\ta\n")

@@ -153,9 +153,25 @@ def parse_confidence(value: object, source, line: int | None, text: bool = True)
     return number
 
 
-def _record(sentence: str, confidence: float, predicate: str, arguments: list[str], line: int) -> tuple:
-    # a sentence repeats on each of its extraction lines: one string per sentence, not per line
-    return intern(sentence), confidence, predicate, arguments, line
+#: the whole confidence column of a text file, one cell per line (one C-level regex pass)
+_NUMBERS = re.compile(rf"(?:{_NUMBER.pattern}\n)*{_NUMBER.pattern}", re.IGNORECASE)
+
+
+def _confidences(cells: list, lines: list[int], source) -> list[float]:
+    """The confidence column as numbers: text cells are checked in one pass over the joined
+    column (the first bad cell is then found line by line, for its message); numbers (JSON
+    Lines, allennlp) were checked by their reader. NaN is an error naming its line."""
+    if set(map(type, cells)) == {str}:
+        if _NUMBERS.fullmatch("\n".join(cells)):
+            numbers = list(map(float, cells))
+        else:
+            numbers = [parse_confidence(cell, source, line) for cell, line in zip(cells, lines)]
+    else:
+        numbers = list(cells)
+    if any(map(math.isnan, numbers)):
+        line = lines[next(i for i, x in enumerate(numbers) if math.isnan(x))]
+        raise InputError(source, line, "confidence is NaN: thresholds need an ordered number", field="confidence")
+    return numbers
 
 
 def _need(data: list[str], count: int, source, line: int, what: str) -> None:
@@ -187,7 +203,7 @@ def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Ite
     """Extractions of the tabbed format: sentence, confidence, predicate, arguments..."""
     for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "sentence, confidence, predicate, arguments...")
-        yield _record(data[0], parse_confidence(data[1], path, number), data[2], data[3:], number)
+        yield data[0], data[1], data[2], data[3:], number
 
 
 def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int) -> Iterator[tuple]:
@@ -204,7 +220,6 @@ def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int
             report.skip("empty argument or relation column")
             continue
         _need(data, 6, path, number, f"confidence, context, arg1, relation, {args_name}, sentence")
-        conf = parse_confidence(data[0], path, number)
         arg1 = _span_text(data[2], path, number, "arg1")
         rel = _span_text(data[3], path, number, "relation")
         if version == 4:
@@ -215,7 +230,7 @@ def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int
                 context = _span_text(data[1], path, number, "context")
                 if not (arg1 + " " + rel).startswith(context):
                     arg1 = context + " " + arg1
-        yield _record(data[5], conf, rel, [arg1, *args], number)
+        yield data[5], data[0], rel, [arg1, *args], number
 
 
 def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -239,8 +254,7 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
         elif len(data) == 5:
             if text is None:
                 raise InputError(path, number, "extraction line before any sentence line")
-            arg1, rel, arg2 = (cell[1:-1] for cell in data[1:4])
-            yield _record(text, parse_confidence(data[4], path, number), rel, [arg1, arg2], number)
+            yield text, data[4], data[2][1:-1], [data[1][1:-1], data[3][1:-1]], number  # cells without their quotes
         else:
             report.skip(f"{len(data)} columns (reference reads only 1 or 5)")
 
@@ -249,7 +263,7 @@ def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iter
     """Extractions of PropS's output: confidence, sentence, relation, role/argument pairs."""
     for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
-        yield _record(data[1], parse_confidence(data[0], path, number), data[2], data[4::2], number)
+        yield data[1], data[0], data[2], data[4::2], number
 
 
 def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: str) -> Iterator[tuple]:
@@ -259,7 +273,7 @@ def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: 
         report.lines += 1
         data = raw.strip().split("\t")
         _need(data, 13, path, number, layout)
-        yield _record(data[12], parse_confidence(data[11], path, number), data[3], [data[2], data[4]], number)
+        yield data[12], data[11], data[3], [data[2], data[4]], number
 
 
 def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -277,7 +291,7 @@ def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iter
             continue
         data = raw.strip().split("\t")
         _need(data, 7, path, number, "confidence, arg1, rel, arg2, enabler, attribution, sentence")
-        yield _record(data[6], parse_confidence(data[0], path, number), data[2], [data[1], data[3]], number)
+        yield data[6], data[0], data[2], [data[1], data[3]], number
 
 
 def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -298,7 +312,7 @@ def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iter
         check_record("carb/prediction", record, str(path), number)
         if isinstance(record["confidence"], float) and math.isnan(record["confidence"]):
             raise InputError(path, number, "confidence is NaN", field="confidence")
-        yield _record(record["sentence"], float(record["confidence"]), record["predicate"], list(record["arguments"]), number)
+        yield record["sentence"], float(record["confidence"]), record["predicate"], list(record["arguments"]), number
 
 
 _TAGS = (("<arg1>", "</arg1>"), ("<rel>", "</rel>"), ("<arg2>", "</arg2>"))
@@ -325,7 +339,7 @@ def read_allennlp(path, report: ReadReport, lines: list[str] | None = None) -> I
         extra = data[1].count("<arg", data[1].find("</arg2>") + 1) if "</arg2>" in data[1] else 0
         if extra:
             report.ignore("arguments after arg2 (the reference reads arg1, rel, arg2 only)", extra)
-        yield _record(data[0], conf, rel, [arg1, arg2], number)
+        yield data[0], conf, rel, [arg1, arg2], number
 
 
 READERS: dict[str, Callable[..., Iterator[tuple]]] = {
@@ -351,8 +365,11 @@ def read_columns(path: str | PathLike[str], fmt: str) -> tuple[Columns, ReadRepo
     rows = list(READERS[fmt](path, report))
     if not rows:
         raise InputError(path, None, f"no extractions found in this {fmt} file")
-    columns = Columns(*(list(c) for c in zip(*rows)))
-    return columns, report
+    sentence, confidence, predicate, arguments, line = map(list, zip(*rows))
+    del rows
+    # a sentence repeats on each of its extraction lines: one string per sentence, not per line
+    sentence = list(map(intern, sentence))
+    return Columns(sentence, _confidences(confidence, line, path), predicate, arguments, line), report
 
 
 def read_predictions(path: str | PathLike[str], fmt: str) -> tuple[list[dict], ReadReport]:
