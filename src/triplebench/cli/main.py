@@ -22,16 +22,20 @@ from . import pipeline, scoring
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
-    """The full parser (only the benchmark named in ``argv`` imports its scorer)."""
+    """The full parser (only the benchmark named in ``argv`` imports its scorer; a score or
+    compare call imports no data-command module)."""
     parser = argparse.ArgumentParser(
         prog="triplebench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"triplebench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     scoring.add_commands(commands, argv)
+    scoring_call = bool(argv) and argv[0] in ("score", "compare")
     for name in ("download", "release", "warmup"):
         module_name = f"{__package__}.{name}"
-        if importlib.util.find_spec(module_name):
+        if scoring_call:  # their modules bring the release machinery (~10 ms): not for a score
+            commands.add_parser(name)
+        elif importlib.util.find_spec(module_name):
             module = importlib.import_module(module_name)
             sub = commands.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
             module.configure(sub)

@@ -13,6 +13,7 @@ import glob
 import importlib
 import importlib.util
 import json
+import os
 import sys
 from types import ModuleType
 from typing import Any
@@ -98,17 +99,20 @@ def _data_location(args: argparse.Namespace):
 
 
 def import_numba_without_optional_probes() -> None:
-    """Import numba without the probes of scipy's BLAS and of cffi (~0.27 s of every CLI call).
+    """Import numba without the probes of scipy and of cffi (~0.28 s of every CLI call).
 
-    At start-up numba imports ``scipy.linalg.cython_blas`` only to learn whether
-    ``np.dot`` and ``np.linalg`` may be compiled, and ``cffi`` (with its C parser) only to
-    type cffi functions; no triplebench kernel uses either. Only the command line does
-    this, since it owns its process: the library never changes a user's numba. scipy and
-    cffi stay importable afterwards.
+    At start-up numba imports ``scipy`` to check its version and
+    ``scipy.linalg.cython_blas`` to learn whether ``np.dot`` and ``np.linalg`` may be
+    compiled, ``cffi`` (with its C parser) only to type cffi functions, and ``yaml`` only for a
+    ``.numba_config.yaml`` in the working directory (then it is imported); no triplebench
+    kernel uses any of them. Only the command line does this, since it owns its process:
+    the library never changes a user's numba. scipy and cffi stay importable afterwards.
     """
     if "numba" in sys.modules:
         return
-    probes = [name for name in ("scipy.linalg.cython_blas", "cffi") if name not in sys.modules]
+    probes = [name for name in ("scipy", "cffi") if name not in sys.modules]
+    if "yaml" not in sys.modules and not os.path.isfile(".numba_config.yaml"):
+        probes.append("yaml")  # numba reads YAML only for that file
     for name in probes:
         sys.modules[name] = None  # `import` of it now raises ImportError
     try:
