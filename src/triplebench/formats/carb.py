@@ -43,7 +43,9 @@ Formats (``FORMATS``):
   is used as given (negative log-probabilities included). Blank lines are skipped
   (the reference crashes on them); a line without a third column is an error.
 
-Readers yield ``(sentence, confidence, predicate, arguments, line)`` tuples;
+Readers yield ``(sentence, confidence, predicate, arguments, line)`` tuples, the sentence
+interned (it repeats on each of its extraction lines: one string per sentence, not per line)
+and the confidence as its text cell (JSON Lines and allennlp: a checked number);
 :func:`read_columns` gathers them as columns (the scorer's path: no dict per
 extraction) and :func:`read_predictions` as canonical records.
 """
@@ -153,8 +155,9 @@ def parse_confidence(value: object, source, line: int | None, text: bool = True)
     return number
 
 
-#: the whole confidence column of a text file, one cell per line (one C-level regex pass)
-_NUMBERS = re.compile(rf"(?:{_NUMBER.pattern}\n)*{_NUMBER.pattern}", re.IGNORECASE)
+#: the whole confidence column of a text file, one cell per line (one C-level regex pass; the
+#: possessive ``*+`` keeps no backtracking state per line: a greedy ``*`` held ~400 bytes a line)
+_NUMBERS = re.compile(rf"(?:{_NUMBER.pattern}\n)*+{_NUMBER.pattern}", re.IGNORECASE)
 
 
 def _confidences(cells: list, lines: list[int], source) -> list[float]:
@@ -203,7 +206,7 @@ def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Ite
     """Extractions of the tabbed format: sentence, confidence, predicate, arguments..."""
     for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "sentence, confidence, predicate, arguments...")
-        yield data[0], data[1], data[2], data[3:], number
+        yield intern(data[0]), data[1], data[2], data[3:], number
 
 
 def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int) -> Iterator[tuple]:
@@ -230,7 +233,7 @@ def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int
                 context = _span_text(data[1], path, number, "context")
                 if not (arg1 + " " + rel).startswith(context):
                     arg1 = context + " " + arg1
-        yield data[5], data[0], rel, [arg1, *args], number
+        yield intern(data[5]), data[0], rel, [arg1, *args], number
 
 
 def read_openie4(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -250,7 +253,7 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
         report.lines += 1
         data = raw.strip().split("\t")
         if len(data) == 1:
-            text = data[0]
+            text = intern(data[0])
         elif len(data) == 5:
             if text is None:
                 raise InputError(path, number, "extraction line before any sentence line")
@@ -263,7 +266,7 @@ def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iter
     """Extractions of PropS's output: confidence, sentence, relation, role/argument pairs."""
     for number, data in _cells(path, report, lines):
         _need(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
-        yield data[1], data[0], data[2], data[4::2], number
+        yield intern(data[1]), data[0], data[2], data[4::2], number
 
 
 def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: str) -> Iterator[tuple]:
@@ -273,7 +276,7 @@ def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: 
         report.lines += 1
         data = raw.strip().split("\t")
         _need(data, 13, path, number, layout)
-        yield data[12], data[11], data[3], [data[2], data[4]], number
+        yield intern(data[12]), data[11], data[3], [data[2], data[4]], number
 
 
 def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -291,7 +294,7 @@ def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iter
             continue
         data = raw.strip().split("\t")
         _need(data, 7, path, number, "confidence, arg1, rel, arg2, enabler, attribution, sentence")
-        yield data[6], data[0], data[2], [data[1], data[3]], number
+        yield intern(data[6]), data[0], data[2], [data[1], data[3]], number
 
 
 def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -312,7 +315,7 @@ def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iter
         check_record("carb/prediction", record, str(path), number)
         if isinstance(record["confidence"], float) and math.isnan(record["confidence"]):
             raise InputError(path, number, "confidence is NaN", field="confidence")
-        yield record["sentence"], float(record["confidence"]), record["predicate"], list(record["arguments"]), number
+        yield intern(record["sentence"]), float(record["confidence"]), record["predicate"], list(record["arguments"]), number
 
 
 _TAGS = (("<arg1>", "</arg1>"), ("<rel>", "</rel>"), ("<arg2>", "</arg2>"))
@@ -339,7 +342,7 @@ def read_allennlp(path, report: ReadReport, lines: list[str] | None = None) -> I
         extra = data[1].count("<arg", data[1].find("</arg2>") + 1) if "</arg2>" in data[1] else 0
         if extra:
             report.ignore("arguments after arg2 (the reference reads arg1, rel, arg2 only)", extra)
-        yield data[0], conf, rel, [arg1, arg2], number
+        yield intern(data[0]), conf, rel, [arg1, arg2], number
 
 
 READERS: dict[str, Callable[..., Iterator[tuple]]] = {
@@ -367,8 +370,6 @@ def read_columns(path: str | PathLike[str], fmt: str) -> tuple[Columns, ReadRepo
         raise InputError(path, None, f"no extractions found in this {fmt} file")
     sentence, confidence, predicate, arguments, line = map(list, zip(*rows))
     del rows
-    # a sentence repeats on each of its extraction lines: one string per sentence, not per line
-    sentence = list(map(intern, sentence))
     return Columns(sentence, _confidences(confidence, line, path), predicate, arguments, line), report
 
 
