@@ -30,7 +30,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"triplebench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     scoring.add_commands(commands, argv)
-    scoring_call = bool(argv) and argv[0] in ("score", "compare")
+    scoring_call = bool(argv) and argv[0] in scoring.SCORING_COMMANDS
     for name in ("download", "release", "warmup"):
         module_name = f"{__package__}.{name}"
         if scoring_call:  # their modules bring the release machinery (~10 ms): not for a score

@@ -173,13 +173,17 @@ def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     return 0
 
 
+#: the sub-commands that score (a call to one imports only its benchmark's scorer)
+SCORING_COMMANDS = ("score", "compare")
+
+
 def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     """``score`` and ``compare`` with one sub-command per registered benchmark.
 
     Only the benchmark named in ``argv`` gets its flags (importing its scorer), so
     a call never imports the other four scorers.
     """
-    chosen = argv[1] if len(argv) > 1 and argv[0] in ("score", "compare") else None
+    chosen = argv[1] if len(argv) > 1 and argv[0] in SCORING_COMMANDS else None
     if chosen in REGISTRY and REGISTRY[chosen].jit:
         import_numba_without_optional_probes()
     for command, text, configure, run in (

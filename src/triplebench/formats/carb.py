@@ -313,8 +313,6 @@ def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iter
             report.skip("blank line")
     for number, record in iter_jsonl("\n".join(lines), path):
         check_record("carb/prediction", record, str(path), number)
-        if isinstance(record["confidence"], float) and math.isnan(record["confidence"]):
-            raise InputError(path, number, "confidence is NaN", field="confidence")
         yield intern(record["sentence"]), float(record["confidence"]), record["predicate"], list(record["arguments"]), number
 
 
