@@ -10,8 +10,8 @@ Rows (issue 13's table; medians):
    and from one Arrow table of predictions (the columnar input for training loops);
 2. CaRB, the same four read from their files and scored, in-process;
 3. the gold loaded and encoded in-process (cold: empty per-process caches, warm JSON cache on disk);
-4. a fresh `triplebench score carb` process (warm numba cache), and the very first call with an
-   empty numba cache (a temporary NUMBA_CACHE_DIR);
+4. a fresh `triplebench score carb` process (warm caches), and the very first call with empty
+   caches (a temporary NUMBA_CACHE_DIR and TRIPLEBENCH_CACHE), without and after the warm-up;
 5. 1,000 bootstrap resamples of one system;
 6. ROBUST on 158 cliques of 4 CaRB test sentences (OpenIE-4's extractions), read + score;
 7. peak RSS of this process;

@@ -76,7 +76,10 @@ class BenchmarkSpec:
         The paper's number style.
     jit : bool
         Its scoring path runs numba kernels (the CLI then imports numba up front,
-        without numba's optional probes). BenchIE's are numpy, except ``--errors``.
+        without numba's optional probes). CaRB's, ROBUST's and BenchIE's are numpy
+        (BenchIE's ``--errors`` is numba).
+    jit_resampling : bool
+        Its bootstrap (``--bootstrap``, ``compare``) runs numba kernels (CaRB).
     """
 
     name: str
@@ -88,6 +91,7 @@ class BenchmarkSpec:
     headline: tuple[str, ...]
     display: Display
     jit: bool = True
+    jit_resampling: bool = False
 
     def scorer(self) -> ModuleType:
         """The scorer module (imported on first use)."""
@@ -102,11 +106,12 @@ REGISTRY: dict[str, BenchmarkSpec] = {
     spec.name: spec
     for spec in (
         BenchmarkSpec("carb", "CaRB", "triplebench.scoring.carb", ("split",), "sentence", "f1",
-                      ("auc", "precision", "recall", "f1"), Display(False, 3)),
+                      ("auc", "precision", "recall", "f1"), Display(False, 3), jit=False, jit_resampling=True),
         BenchmarkSpec("benchie", "BenchIE", "triplebench.scoring.benchie", ("language", "facet"), "sentence", "f1",
                       ("precision", "recall", "f1"), Display(False, 2), jit=False),
         BenchmarkSpec("robust", "ROBUST", "triplebench.scoring.robust", (), "clique", "robust_f1",
-                      ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"), Display(False, 3)),
+                      ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"), Display(False, 3),
+                      jit=False),
         BenchmarkSpec("genres", "GenRES", "triplebench.scoring.genres", ("dataset",), "text", "FS",
                       ("TS", "US", "FS", "GS", "CS"), Display(True, 1)),
         BenchmarkSpec("combo", "ComBO", "triplebench.scoring.combo", ("split", "subtask"), None, "npc_e_subj.avg",

@@ -1,12 +1,13 @@
 """Compile every numba kernel once, so that a user's first score is not a compile.
 
-A fresh install has an empty numba cache: the first ``triplebench score carb`` would
-spend ~9 s compiling kernels (the reference scorer needs ~3.4 s in all). :func:`warm_up`
-runs the real scoring path of CaRB, BenchIE and ComBO (ROBUST runs CaRB's engine) on a
-tiny input against the available gold, which compiles every kernel with the argument
-types real calls use and writes them to numba's cache. ``make``, ``triplebench
-download`` and ``triplebench warmup`` call it. (GenRES's two small kernels compile on
-first use: loading its embedding model takes longer.)
+A fresh install has an empty numba cache. CaRB's and ROBUST's scoring and BenchIE's
+point estimate are numpy and need none; a first ComBO score, BenchIE's ``--errors`` or
+a CaRB bootstrap (``--bootstrap``, ``compare``) would spend seconds compiling.
+:func:`warm_up` runs those real paths on a tiny input against the available gold,
+which compiles every kernel with the argument types real calls use and writes them to
+numba's cache. ``make``, ``triplebench download`` and ``triplebench warmup`` call it.
+(GenRES's two small kernels compile on first use: loading its embedding model takes
+longer.)
 
 Where the compiled code goes is numba's choice (``cache=True``): beside the kernels
 (``triplebench/kernels/__pycache__``) when that folder is writable, else numba's
@@ -53,7 +54,7 @@ def _carb() -> None:
 
     sentence = built_gold("test").sentences[0]
     score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
-          allow_partial=True)
+          allow_partial=True, bootstrap=2)  # the matching is numpy; the bootstrap's kernel compiles
 
 
 def _benchie() -> None:
@@ -86,10 +87,10 @@ def _available(benchmark: str, config: str, split: str) -> bool:
 def _dispatchers() -> list:
     from numba.core.registry import CPUDispatcher
 
-    from .kernels import benchie_errors, carb, combo
+    from .kernels import benchie_errors, carb_bootstrap, combo
 
     found = []
-    for module in (benchie_errors, carb, combo):
+    for module in (benchie_errors, carb_bootstrap, combo):
         found += [v for v in vars(module).values() if isinstance(v, CPUDispatcher)]
     return found
 

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-# Runs in a fresh interpreter: parse a score command line (which prepares numba for a jit
-# benchmark), then report what is imported and whether the blocked probes still import.
+# Runs in a fresh interpreter: parse a command line (which prepares numba for a call that
+# runs numba kernels), then report what is imported and whether the blocked probes still import.
 PROBE = r"""
 import json, sys
 from triplebench.cli.main import build_parser
-argv = ["score", sys.argv[1], "predictions.txt"]
+argv = sys.argv[1:]
 build_parser(argv).parse_args(argv)
 loaded = {name: name in sys.modules for name in ("numba", "scipy", "cffi", "yaml", "triplebench.release.publish",
                                                   "triplebench.cli.download", "triplebench.cli.release")}
@@ -22,18 +24,35 @@ print(json.dumps(loaded))
 """
 
 
-@pytest.mark.parametrize("name, jit", [("carb", True), ("benchie", False)])
-def test_a_score_command_imports_no_release_code_and_no_numba_probes(tmp_path, name: str, jit: bool) -> None:
-    done = subprocess.run([sys.executable, "-c", PROBE, name], capture_output=True, text=True, cwd=tmp_path,
+@pytest.mark.parametrize("argv, jit", [
+    ("score carb predictions.txt", False),  # CaRB's matching is numpy
+    ("score carb predictions.txt --bootstrap 100", True),  # its resampling is numba
+    ("compare carb a.txt b.txt", True),
+    ("score robust predictions.txt", False),
+    ("score benchie predictions.txt", False),
+    ("score combo predictions.json", True),
+])
+def test_a_score_command_imports_no_release_code_and_no_numba_probes(tmp_path, argv: str, jit: bool) -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv.split()], capture_output=True, text=True, cwd=tmp_path,
                           check=True)
     loaded = json.loads(done.stdout)
     assert loaded == {"numba": jit, "scipy": False, "cffi": False, "yaml": False, "triplebench.release.publish": False,
                       "triplebench.cli.download": False, "triplebench.cli.release": False}
 
 
+def test_a_carb_score_runs_without_numba(built, tmp_path) -> None:
+    """The whole CaRB point estimate (reading, matching, summary) is numpy: nothing to compile."""
+    code = ("import sys; from triplebench.scoring import carb; from conftest import upstream_file; "
+            "r = carb.score(upstream_file('dair-iitd/CaRB', 'system_outputs/test/openie4_output.txt'), fmt='openie4'); "
+            "print(r['f1'] > 0, 'numba' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert done.stdout.split() == ["True", "False"]
+
+
 def test_a_numba_config_file_keeps_numba_reading_it(tmp_path) -> None:
     (tmp_path / ".numba_config.yaml").write_text("")
-    done = subprocess.run([sys.executable, "-c", PROBE, "carb"], capture_output=True, text=True, cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-c", PROBE, "score", "combo", "p.json"], capture_output=True, text=True, cwd=tmp_path,
                           check=True)
     assert json.loads(done.stdout)["yaml"] is True
 

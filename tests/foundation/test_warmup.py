@@ -36,6 +36,8 @@ def test_after_warmup_real_scores_compile_nothing(built, tmp_path: Path) -> None
     benchie = upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt")
     for args in (["score", "carb", str(carb), "--format", "openie4"],
                  ["score", "carb", str(carb), "--format", "openie4", "--binary", "--matcher", "exactMatch"],
+                 ["score", "carb", str(carb), "--format", "openie4", "--bootstrap", "50"],
+                 ["compare", "carb", str(carb), str(carb), "--format", "openie4", "--resamples", "50"],
                  ["score", "benchie", str(benchie), "--facet", "C", "--errors"],
                  ["score", "combo", "--gold-as-prediction"]):
         done = _run(args, cache)

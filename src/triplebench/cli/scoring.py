@@ -184,7 +184,8 @@ def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     a call never imports the other four scorers.
     """
     chosen = argv[1] if len(argv) > 1 and argv[0] in SCORING_COMMANDS else None
-    if chosen in REGISTRY and REGISTRY[chosen].jit:
+    resampling = argv[:1] == ["compare"] or any(a == "--bootstrap" or a.startswith("--bootstrap=") for a in argv)
+    if chosen in REGISTRY and (REGISTRY[chosen].jit or (resampling and REGISTRY[chosen].jit_resampling)):
         import_numba_without_optional_probes()
     for command, text, configure, run in (
         ("score", "score predictions against a benchmark", configure_score, run_score),

@@ -1,4 +1,9 @@
-"""Numba kernels of the CaRB scorer: all-pair matching, greedy matching, PR accumulation.
+"""The CaRB kernels in vectorised numpy: all-pair matching, greedy matching, PR accumulation.
+
+Nothing here is compiled, so the first score of a fresh install costs what every
+later one does (numba's JIT took ~7 s for these loops, its cached code ~0.6 s to load).
+Bootstrap resampling, the one loop that does not vectorise exactly, is numba
+(:mod:`.carb_bootstrap`).
 
 Everything is encoded before it gets here (``triplebench.scoring.carb``):
 
@@ -6,14 +11,26 @@ Everything is encoded before it gets here (``triplebench.scoring.carb``):
   the predicate, the next ones the argument slots the matcher works on; a segment
   is a run of token ids (``tok_off[s]:tok_off[s+1]``) into one shared vocabulary;
 * a *sentence* owns the gold extractions ``g_ext[s]:g_ext[s+1]`` and the predicted
-  extractions ``p_ext[s]:p_ext[s+1]``; its pair table is ``n_gold x n_pred`` row-major
-  at ``pair_off[s]``;
+  extractions ``p_ext[s]:p_ext[s+1]`` (``p_ext[0] == 0``); its pair table is
+  ``n_gold x n_pred`` row-major at ``pair_off[s]``;
 * a *group* is one independent CaRB evaluation with its own confidence thresholds
   (CaRB: one group; ROBUST: one group per sentence); sentence ``s`` writes into the
   threshold slots ``t_off[s] .. t_off[s] + t_len[s]`` of the accumulators.
 
-Matcher modes are :class:`Mode` and per-gold-extraction flags :class:`GoldFlag`;
-the scorer encodes with the same enums (kernels receive their integer values).
+How each loop of the reference becomes whole-array work, with the same bits:
+
+* a multiset intersection (the reference removes the first equal word) is, per word,
+  ``min(count in gold, count in prediction)``: every segment becomes its distinct
+  ``(segment, word)`` keys with counts, and a pair of segments looks up the gold side's
+  keys in the predicted side's (:class:`_SegmentWords`);
+* the matchers' early exits become masks over all (gold, predicted) pairs;
+* the greedy one-to-one matching runs for all (sentence, confidence level) problems of
+  a similar shape at once: padded matrices, one ``argmax`` per step (the first maximum
+  in row-major order, as the reference's scan), the row and column masked after;
+* float sums keep the reference's order: recall numerators are sequential row sums
+  (``cumsum``), the accumulators are added slot by slot in sentence order (one
+  vectorised add per piece), the AUC is numpy's own pairwise sum (per row of a
+  C-contiguous array, as for a single curve).
 """
 
 from __future__ import annotations
@@ -21,7 +38,6 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
 
 class Mode(IntEnum):
@@ -42,194 +58,178 @@ class GoldFlag(IntEnum):
     BE_FORM = 2  #: the predicate has a form of "be" (the be-matching rule applies)
 
 
-# plain ints: numba freezes module globals as compile-time constants
-_LINIENT = int(Mode.BINARY_LINIENT)
-_SIMPLE = int(Mode.SIMPLE)
-_STRICT = int(Mode.STRICT)
-_BINARY_STRICT = int(Mode.BINARY_STRICT)
-_SAID = int(GoldFlag.SAID)
-_BE_FORM = int(GoldFlag.BE_FORM)
+_MAX_CELLS = 1 << 21  #: padded matrix cells per greedy-matching batch (16 MiB of float64)
 
 
-@njit(cache=True, error_model="numpy")
-def _intersect(a_tok, a_lo, a_hi, b_tok, b_lo, b_hi, used):
-    """Multiset intersection size of two token runs (reference: remove-first-occurrence)."""
-    n = b_hi - b_lo
-    for j in range(n):
-        used[j] = False
-    count = 0
-    for i in range(a_lo, a_hi):
-        w = a_tok[i]
-        for j in range(n):
-            if not used[j] and b_tok[b_lo + j] == w:
-                used[j] = True
-                count += 1
-                break
-    return count
+class _SegmentWords:
+    """The distinct words of every segment with their counts, as sorted ``segment * n_words + word`` keys."""
+
+    def __init__(self, toff: np.ndarray, tok: np.ndarray, n_words: int) -> None:
+        n_seg = len(toff) - 1
+        seg = np.repeat(np.arange(n_seg, dtype=np.int64), np.diff(toff))
+        self.n_words = n_words
+        self.key, self.count = np.unique(seg * n_words + tok, return_counts=True)
+        self.off = np.searchsorted(self.key, np.arange(n_seg + 1, dtype=np.int64) * n_words)
+
+    def count_of(self, seg: np.ndarray, word: np.ndarray) -> np.ndarray:
+        """How often ``word`` occurs in segment ``seg`` (element-wise)."""
+        look = seg * self.n_words + word
+        pos = np.minimum(np.searchsorted(self.key, look), max(len(self.key) - 1, 0))
+        if not len(self.key):
+            return np.zeros(len(look), dtype=np.int64)
+        return np.where(self.key[pos] == look, self.count[pos], 0)
+
+    def overlap(self, seg: np.ndarray, other: _SegmentWords, other_seg: np.ndarray, product: bool = False) -> np.ndarray:
+        """Per pair ``(seg[k], other_seg[k])``: the multiset intersection size of the two
+        segments (``product``: the number of equal (word, word) position pairs instead)."""
+        n = self.off[seg + 1] - self.off[seg]
+        total = int(n.sum())
+        query = np.repeat(np.arange(len(seg), dtype=np.int64), n)
+        first = np.repeat(self.off[seg] - (np.cumsum(n) - n), n)
+        at = np.arange(total, dtype=np.int64) + first
+        mine = self.count[at]
+        theirs = other.count_of(other_seg[query], self.key[at] - seg[query] * self.n_words)
+        both = mine * theirs if product else np.minimum(mine, theirs)
+        return np.bincount(query, weights=both, minlength=len(seg)).astype(np.int64)
 
 
-@njit(cache=True, error_model="numpy")
-def _count(tok, lo, hi, w):
-    c = 0
-    for i in range(lo, hi):
-        if tok[i] == w:
-            c += 1
-    return c
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` as the kernels divide (``1.0 * num / den``), 0 where ``den`` is 0."""
+    out = np.zeros(len(num))
+    np.divide(num, den, out=out, where=den != 0, casting="unsafe")
+    return out
 
 
-@njit(cache=True, error_model="numpy")
-def _linient(g_tok, g_toff, g_seg0, g_nseg, g_beform, p_tok, p_toff, p_seg0, p_nseg, swap, be_id, used):
-    """``linient_tuple_match`` on binarised extractions; ``swap`` exchanges the 2 predicted slots."""
-    gp_lo, gp_hi = g_toff[g_seg0], g_toff[g_seg0 + 1]
-    pp_lo, pp_hi = p_toff[p_seg0], p_toff[p_seg0 + 1]
-    prec_den = pp_hi - pp_lo
-    rec_den = gp_hi - gp_lo
-    m = _intersect(g_tok, gp_lo, gp_hi, p_tok, pp_lo, pp_hi, used)
-    if be_id >= 0 and g_beform and _count(p_tok, pp_lo, pp_hi, be_id) > _count(g_tok, gp_lo, gp_hi, be_id):
-        m += 1
-    if m == 0:
-        return 0.0, 0.0
-    prec_num = m
-    rec_num = m
-    n_gslots = g_nseg - 1
-    n_pslots = p_nseg - 1
-    for i in range(n_gslots):
-        gs = g_seg0 + 1 + i
-        g_lo, g_hi = g_toff[gs], g_toff[gs + 1]
-        rec_den += g_hi - g_lo
-        if n_pslots <= i:
-            return 0.0, 0.0  # i < 2 always: binarised extractions have at most 2 slots
-        k = i
-        if swap:
-            k = 1 - i
-        ps = p_seg0 + 1 + k
-        q_lo, q_hi = p_toff[ps], p_toff[ps + 1]
-        prec_den += q_hi - q_lo
-        mm = _intersect(g_tok, g_lo, g_hi, p_tok, q_lo, q_hi, used)
-        prec_num += mm
-        rec_num += mm
-    prec = 0.0
-    rec = 0.0
-    if prec_den != 0:
-        prec = 1.0 * prec_num / prec_den
-    if rec_den != 0:
-        rec = 1.0 * rec_num / rec_den
-    return prec, rec
+class _Pairs:
+    """Every (gold, predicted) pair of every sentence, row-major per sentence, with its segments."""
+
+    def __init__(self, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, p_seg, p_toff, p_tok):
+        n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
+        sentence = np.repeat(np.arange(len(n_gold), dtype=np.int64), n_gold * n_pred)
+        local = np.arange(pair_off[-1], dtype=np.int64) - pair_off[sentence]
+        width = n_pred[sentence]
+        self.gold = g_ext[sentence] + local // np.maximum(width, 1)
+        self.pred = p_ext[sentence] + local % np.maximum(width, 1)
+        self.g0, self.p0 = g_seg[self.gold], p_seg[self.pred]
+        self.g_slots = g_seg[self.gold + 1] - self.g0 - 1
+        self.p_slots = p_seg[self.pred + 1] - self.p0 - 1
+        self.g_len, self.p_len = np.diff(g_toff), np.diff(p_toff)
+        n_words = int(max(g_tok.max(initial=-1), p_tok.max(initial=-1))) + 1
+        self.g_words = _SegmentWords(g_toff, g_tok, n_words)
+        self.p_words = _SegmentWords(p_toff, p_tok, n_words)
+
+    def overlap(self, rows: np.ndarray, g_seg: np.ndarray, p_seg: np.ndarray) -> np.ndarray:
+        """Multiset intersections of the given segments of the pairs ``rows``."""
+        return self.g_words.overlap(g_seg[rows], self.p_words, p_seg[rows])
 
 
-@njit(cache=True, error_model="numpy")
-def _tuple(g_tok, g_toff, g_seg0, g_nseg, p_tok, p_toff, p_seg0, p_nseg, simple, used):
-    """``tuple_match`` (strict; False -> (0, 0)) or, with ``simple``, ``simple_tuple_match``."""
-    gp_lo, gp_hi = g_toff[g_seg0], g_toff[g_seg0 + 1]
-    pp_lo, pp_hi = p_toff[p_seg0], p_toff[p_seg0 + 1]
-    prec_den = pp_hi - pp_lo
-    rec_den = gp_hi - gp_lo
-    m = _intersect(g_tok, gp_lo, gp_hi, p_tok, pp_lo, pp_hi, used)
-    if m == 0 and not simple:
-        return 0.0, 0.0
-    prec_num = m
-    rec_num = m
-    for i in range(g_nseg - 1):
-        gs = g_seg0 + 1 + i
-        g_lo, g_hi = g_toff[gs], g_toff[gs + 1]
-        rec_den += g_hi - g_lo
-        if p_nseg - 1 <= i:
-            if simple:
-                break
-            if i < 2:
-                return 0.0, 0.0
-            continue
-        ps = p_seg0 + 1 + i
-        q_lo, q_hi = p_toff[ps], p_toff[ps + 1]
-        prec_den += q_hi - q_lo
-        mm = _intersect(g_tok, g_lo, g_hi, p_tok, q_lo, q_hi, used)
-        if mm == 0 and i < 2 and not simple:
-            return 0.0, 0.0
-        prec_num += mm
-        rec_num += mm
-    prec = 0.0
-    rec = 0.0
-    if prec_den != 0:
-        prec = 1.0 * prec_num / prec_den
-    if rec_den != 0:
-        rec = 1.0 * rec_num / rec_den
-    return prec, rec
+def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """``linient_tuple_match`` of the pairs ``rows``; ``swap`` exchanges the two predicted slots."""
+    g0, p0 = t.g0[rows], t.p0[rows]
+    m = t.g_words.overlap(g0, t.p_words, p0)
+    if be_id >= 0:
+        ids = np.full(len(rows), be_id, dtype=np.int64)
+        m += be[rows] & (t.p_words.count_of(p0, ids) > t.g_words.count_of(g0, ids))
+    n_gs = t.g_slots[rows]
+    ok = (m > 0) & (t.p_slots[rows] >= n_gs)  # a gold slot without a predicted one: (0, 0)
+    num, p_den, r_den = m.copy(), t.p_len[p0], t.g_len[g0]
+    for i in range(int(n_gs.max(initial=0))):
+        here = np.flatnonzero(ok & (n_gs > i))
+        gs, ps = g0[here] + 1 + i, p0[here] + 1 + ((1 - i) if swap else i)
+        r_den[here] += t.g_len[gs]
+        p_den[here] += t.p_len[ps]
+        num[here] += t.g_words.overlap(gs, t.p_words, ps)
+    return np.where(ok, _ratio(num, p_den), 0.0), np.where(ok, _ratio(num, r_den), 0.0)
 
 
-@njit(cache=True, error_model="numpy")
-def _coverage(g_tok, g_lo, g_hi, p_tok, p_lo, p_hi):
-    """lexicalMatch/argMatch: all equal (ref, pred) pairs / len(ref) > 0.5 -> (1, 1)."""
-    n = g_hi - g_lo
-    if n == 0:
-        return 0.0, 0.0
-    count = 0
-    for i in range(g_lo, g_hi):
-        w = g_tok[i]
-        for j in range(p_lo, p_hi):
-            if p_tok[j] == w:
-                count += 1
-    if count / n > 0.5:
-        return 1.0, 1.0
-    return 0.0, 0.0
+def _tuple(t: _Pairs, simple: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``tuple_match`` (strict: a failed predicate or first two slots give (0, 0)) or,
+    with ``simple``, ``simple_tuple_match`` (slots compared while the prediction has them)."""
+    g0, p0 = t.g0, t.p0
+    num = t.g_words.overlap(g0, t.p_words, p0)
+    alive = np.ones(len(g0), dtype=bool) if simple else num > 0
+    going = alive.copy()
+    p_den, r_den = t.p_len[p0].copy(), t.g_len[g0].copy()
+    for i in range(int(t.g_slots.max(initial=0))):
+        inside = going & (t.g_slots > i)
+        r_den[inside] += t.g_len[g0[inside] + 1 + i]
+        missing = inside & (t.p_slots <= i)
+        if simple:
+            going &= ~missing  # break
+        elif i < 2:
+            alive &= ~missing
+        here = np.flatnonzero(inside & ~missing)
+        gs, ps = g0[here] + 1 + i, p0[here] + 1 + i
+        p_den[here] += t.p_len[ps]
+        mm = t.g_words.overlap(gs, t.p_words, ps)
+        num[here] += mm
+        if not simple and i < 2:
+            alive[here[mm == 0]] = False
+        going &= alive
+    return np.where(alive, _ratio(num, p_den), 0.0), np.where(alive, _ratio(num, r_den), 0.0)
 
 
-@njit(cache=True, error_model="numpy")
-def pair_table(mode, be_id, g_ext, p_ext, pair_off,
-               g_seg, g_toff, g_tok, g_flags, g_nargs,
-               p_seg, p_toff, p_tok, p_nargs, max_tokens):
-    """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays."""
-    total = pair_off[-1]
-    prec = np.zeros(total)
-    rec = np.zeros(total)
-    used = np.zeros(max_tokens + 1, dtype=np.bool_)
-    n_sent = g_ext.shape[0] - 1
-    for s in range(n_sent):
-        ng = g_ext[s + 1] - g_ext[s]
-        np_ = p_ext[s + 1] - p_ext[s]
-        base = pair_off[s]
-        for a in range(ng):
-            ge = g_ext[s] + a
-            g0 = g_seg[ge]
-            gn = g_seg[ge + 1] - g0
-            flags = g_flags[ge]
-            for b in range(np_):
-                pe = p_ext[s] + b
-                p0 = p_seg[pe]
-                pn = p_seg[pe + 1] - p0
-                if mode == _LINIENT:
-                    be = (flags & _BE_FORM) != 0
-                    x, y = _linient(g_tok, g_toff, g0, gn, be, p_tok, p_toff, p0, pn, False, be_id, used)
-                    if (flags & _SAID) != 0 and p_nargs[pe] >= 2:
-                        x2, y2 = _linient(g_tok, g_toff, g0, gn, be, p_tok, p_toff, p0, pn, True, be_id, used)
-                        if x2 > x or (x2 == x and y2 > y):
-                            x, y = x2, y2
-                elif mode == _SIMPLE:
-                    x, y = _tuple(g_tok, g_toff, g0, gn, p_tok, p_toff, p0, pn, True, used)
-                elif mode == _STRICT or mode == _BINARY_STRICT:
-                    x, y = _tuple(g_tok, g_toff, g0, gn, p_tok, p_toff, p0, pn, False, used)
-                else:
-                    x, y = _coverage(g_tok, g_toff[g0], g_toff[g0 + 1], p_tok, p_toff[p0], p_toff[p0 + 1])
-                prec[base + a * np_ + b] = x
-                rec[base + a * np_ + b] = y
-    return prec, rec
+def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flags, p_seg, p_toff, p_tok, p_nargs):
+    """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays.
+
+    ``mode`` is a :class:`Mode`, ``be_id`` the id of the word "be" (-1: no be-rule),
+    ``g_flags`` the gold extractions' :class:`GoldFlag` words and ``p_nargs`` the predicted
+    extractions' argument counts (the said-rule swaps arguments only when there are two).
+    """
+    t = _Pairs(g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, p_seg, p_toff, p_tok)
+    if mode == Mode.BINARY_LINIENT:
+        flags = g_flags[t.gold]
+        be = ((flags & int(GoldFlag.BE_FORM)) != 0).astype(np.int64)
+        everything = np.arange(len(t.gold), dtype=np.int64)
+        prec, rec = _linient(t, everything, False, be, be_id)
+        said = np.flatnonzero(((flags & int(GoldFlag.SAID)) != 0) & (p_nargs[t.pred] >= 2))
+        x2, y2 = _linient(t, said, True, be, be_id)
+        won = (x2 > prec[said]) | ((x2 == prec[said]) & (y2 > rec[said]))
+        prec[said[won]], rec[said[won]] = x2[won], y2[won]
+        return prec, rec
+    if mode in (Mode.SIMPLE, Mode.STRICT, Mode.BINARY_STRICT):
+        return _tuple(t, simple=mode == Mode.SIMPLE)
+    n = t.g_len[t.g0]
+    count = t.g_words.overlap(t.g0, t.p_words, t.p0, product=True)
+    hit = np.zeros(len(n), dtype=bool)
+    np.greater(count / np.maximum(n, 1), 0.5, out=hit, where=n > 0)
+    covered = hit.astype(np.float64)
+    return covered, covered.copy()
 
 
-@njit(cache=True, error_model="numpy")
-def _stable_order(values, lo, n):
-    """Stable ascending order of ``values[lo:lo + n]`` (insertion sort: the per-sentence loops
-    are quadratic anyway, and it compiles in a fraction of ``np.argsort``'s time)."""
-    order = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        v = values[lo + i]
-        j = i
-        while j > 0 and values[lo + order[j - 1]] > v:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-    return order
+def _power_of_two(n: np.ndarray) -> np.ndarray:
+    """The smallest power of two >= ``n`` (and >= 1), element-wise."""
+    return np.left_shift(1, np.ceil(np.log2(np.maximum(n, 1))).astype(np.int64))
 
 
-@njit(cache=True, error_model="numpy")
+def _level_sums(levels, sentence, width, n_gold, n_pred, n_sel, level_conf, g_ext, p_ext, pair_off, prec, rec, p_conf):
+    """Recall and precision numerators of the given confidence levels, whose sentences all
+    fit a ``(rows, width)`` padded matrix (see :func:`sentence_pieces`)."""
+    rows = int(n_gold[sentence[levels]].max(initial=1)) if len(levels) else 1
+    s = sentence[levels]
+    ng, npr = n_gold[s][:, None, None], n_pred[s][:, None, None]
+    i = np.arange(rows)[None, :, None]
+    j = np.arange(width)[None, None, :]
+    in_pred = j < npr
+    cell = np.where((i < ng) & in_pred, pair_off[s][:, None, None] + i * npr + j, 0)
+    conf = p_conf[p_ext[s][:, None] + np.minimum(np.arange(width)[None, :], n_pred[s][:, None] - 1)]
+    chosen = (i < ng) & in_pred & (conf >= level_conf[levels][:, None])[:, None, :]
+    best = np.where(chosen, rec[cell], -np.inf).max(axis=2, initial=-np.inf)
+    recall = np.cumsum(np.where(np.arange(rows)[None, :] < n_gold[s][:, None], best, 0.0), axis=1)[:, -1]
+    left = np.where(chosen, prec[cell], -np.inf).reshape(len(levels), rows * width)
+    steps = np.minimum(n_gold[s], n_sel[levels])
+    precision = np.zeros(len(levels))
+    every = np.arange(len(levels))
+    for step in range(int(steps.max(initial=0))):
+        live = every[steps > step]
+        at = left[live].argmax(axis=1)  # the first maximum in row-major order, like the reference's scan
+        precision[live] += left[live, at]
+        grid = left.reshape(len(levels), rows, width)
+        grid[live, at // width, :] = -np.inf
+        grid[live, :, at % width] = -np.inf
+    return recall, precision
+
+
 def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     """Per sentence, its contribution to the PR accumulators as constant pieces.
 
@@ -242,315 +242,122 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     sentence's top confidence only add ``n_gold`` to the recall denominator.
 
     Returns per-sentence offsets and piece arrays (start, stop, p, pl, r, rl) with
-    start/stop relative to the sentence's group.
+    start/stop relative to the sentence's group. The (sentence, confidence level) problems are matched in batches of padded matrices
+    whose sizes are powers of two, at most :data:`_MAX_CELLS` cells per batch.
     """
-    n_sent = g_ext.shape[0] - 1
-    cap = (p_ext[-1] - p_ext[0]) + n_sent
+    n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
+    n_sent = len(n_gold)
+    owner = np.repeat(np.arange(n_sent, dtype=np.int64), n_pred)
+    conf = p_conf[: len(owner)]
+    order = np.lexsort((conf, owner))  # stable: within a sentence by ascending confidence
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (owner[order][1:] != owner[order][:-1]) | (conf[order][1:] != conf[order][:-1])
+    level = order[first]  # each level's first prediction (in the stable order)
+    sentence = owner[level]
+    n_sel = p_ext[sentence + 1] - p_ext[sentence] - (np.flatnonzero(first) - p_ext[sentence])
+    stop = p_cidx[level] + 1
+    start = np.zeros(len(level), dtype=np.int64)
+    same = sentence[1:] == sentence[:-1]
+    start[1:] = np.where(same, stop[:-1], 0)
+    recall = np.zeros(len(level))
+    precision = np.zeros(len(level))
+    width = _power_of_two(n_pred[sentence])
+    height = _power_of_two(n_gold[sentence])
+    for w in np.unique(width).tolist():
+        for h in np.unique(height[width == w]).tolist():
+            batch = np.flatnonzero((width == w) & (height == h))
+            per_batch = max(1, _MAX_CELLS // (w * h))
+            for k in range(0, len(batch), per_batch):
+                part = batch[k:k + per_batch]
+                recall[part], precision[part] = _level_sums(
+                    part, sentence, w, n_gold, n_pred, n_sel, conf[level], g_ext, p_ext, pair_off, prec, rec, conf)
+    last = np.zeros(n_sent, dtype=np.int64)
+    is_last = np.ones(len(level), dtype=bool)
+    is_last[:-1] = ~same
+    last[sentence[is_last]] = stop[is_last]
+    tail = np.flatnonzero(t_len > last)
+    kept = stop > start
+    owners = np.concatenate([sentence[kept], tail])
+    pieces = np.argsort(owners, kind="stable")  # per sentence: its levels, then its tail
+    zeros = np.zeros(len(tail))
     pc_off = np.zeros(n_sent + 1, dtype=np.int64)
-    start = np.zeros(cap, dtype=np.int64)
-    stop = np.zeros(cap, dtype=np.int64)
-    vp = np.zeros(cap)
-    vpl = np.zeros(cap)
-    vr = np.zeros(cap)
-    vrl = np.zeros(cap)
-    k = 0
-    for s in range(n_sent):
-        ng = g_ext[s + 1] - g_ext[s]
-        lo = p_ext[s]
-        np_ = p_ext[s + 1] - lo
-        base = pair_off[s]
-        order = _stable_order(p_conf, lo, np_)
-        row_used = np.zeros(max(ng, 1), dtype=np.bool_)
-        col_used = np.zeros(max(np_, 1), dtype=np.bool_)
-        sel = np.zeros(max(np_, 1), dtype=np.bool_)
-        prev = 0
-        for oi in range(np_):
-            j0 = order[oi]
-            level = p_conf[lo + j0]
-            if oi > 0 and p_conf[lo + order[oi - 1]] == level:
-                continue  # a repeated confidence adds an empty range in the reference
-            c = p_cidx[lo + j0]
-            n_sel = 0
-            for j in range(np_):
-                sel[j] = p_conf[lo + j] >= level
-                if sel[j]:
-                    n_sel += 1
-            rnum = 0.0
-            for i in range(ng):
-                best = 0.0
-                first = True
-                for j in range(np_):
-                    if sel[j]:
-                        v = rec[base + i * np_ + j]
-                        if first or v > best:
-                            best = v
-                            first = False
-                rnum += best
-            pnum = 0.0
-            for i in range(ng):
-                row_used[i] = False
-            for j in range(np_):
-                col_used[j] = False
-            for _ in range(min(ng, n_sel)):
-                mr = -1
-                mc = -1
-                mp = -1.0
-                for i in range(ng):
-                    if row_used[i]:
-                        continue
-                    for j in range(np_):
-                        if not sel[j] or col_used[j]:
-                            continue
-                        v = prec[base + i * np_ + j]
-                        if v > mp:
-                            mp = v
-                            mr = i
-                            mc = j
-                row_used[mr] = True
-                col_used[mc] = True
-                pnum += prec[base + mr * np_ + mc]
-            if c + 1 > prev:
-                start[k] = prev
-                stop[k] = c + 1
-                vp[k] = pnum
-                vpl[k] = n_sel
-                vr[k] = rnum
-                vrl[k] = ng
-                k += 1
-            prev = c + 1
-        if t_len[s] > prev:
-            start[k] = prev
-            stop[k] = t_len[s]
-            vrl[k] = ng
-            k += 1
-        pc_off[s + 1] = k
-    return pc_off, start[:k], stop[:k], vp[:k], vpl[:k], vr[:k], vrl[:k]
+    np.cumsum(np.bincount(owners, minlength=n_sent), out=pc_off[1:])
+    return (pc_off,
+            np.concatenate([start[kept], last[tail]])[pieces],
+            np.concatenate([stop[kept], t_len[tail]])[pieces],
+            np.concatenate([precision[kept], zeros])[pieces],
+            np.concatenate([n_sel[kept].astype(np.float64), zeros])[pieces],
+            np.concatenate([recall[kept], zeros])[pieces],
+            np.concatenate([n_gold[sentence[kept]], n_gold[tail]]).astype(np.float64)[pieces])
 
 
-@njit(cache=True, error_model="numpy")
+def _slot_sums(values, a, b, n_slots):
+    """Add ``values[k]`` to slots ``a[k]:b[k]`` in the order of ``k`` (zeros skipped): one
+    vectorised add per piece keeps every slot's sum in sentence order."""
+    out = np.zeros(n_slots)
+    nz = np.flatnonzero(values)
+    for x, lo, hi in zip(values[nz].tolist(), a[nz].tolist(), b[nz].tolist()):
+        out[lo:hi] += x
+    return out
+
+
 def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
     """Add the pieces sentence by sentence, slot by slot (the reference's summation order).
 
-    The precision/recall numerators are float sums, so they are added slot by slot in
-    sentence order, exactly like the reference (adding 0.0 changes nothing, so zero
-    pieces are skipped). The denominators are counts: exact in any order, so they go
-    through a difference array.
+    The precision/recall numerators are float sums, added slot by slot in sentence
+    order like the reference (adding 0.0 changes nothing, so zero pieces are skipped).
+    The denominators are whole numbers, exact in any order: difference arrays.
     """
-    p = np.zeros(n_slots)
-    r = np.zeros(n_slots)
-    dpl = np.zeros(n_slots + 1)
-    drl = np.zeros(n_slots + 1)
-    n_sent = pc_off.shape[0] - 1
-    for s in range(n_sent):
-        off = t_off[s]
-        for k in range(pc_off[s], pc_off[s + 1]):
-            a = off + start[k]
-            b = off + stop[k]
-            dpl[a] += vpl[k]
-            dpl[b] -= vpl[k]
-            drl[a] += vrl[k]
-            drl[b] -= vrl[k]
-            x = vp[k]
-            y = vr[k]
-            if x != 0.0:
-                for c in range(a, b):
-                    p[c] += x
-            if y != 0.0:
-                for c in range(a, b):
-                    r[c] += y
-    pl = np.cumsum(dpl)[:n_slots]
-    rl = np.cumsum(drl)[:n_slots]
-    return p, pl, r, rl
+    owner = np.repeat(np.arange(len(pc_off) - 1, dtype=np.int64), np.diff(pc_off))
+    a, b = t_off[owner] + start, t_off[owner] + stop
+
+    def counts(v):  # exact in any order: whole numbers
+        return np.cumsum(np.bincount(a, v, n_slots + 1) - np.bincount(b, v, n_slots + 1))[:n_slots]
+
+    return _slot_sums(vp, a, b, n_slots), counts(vpl), _slot_sums(vr, a, b, n_slots), counts(vrl)
 
 
-@njit(cache=True, error_model="numpy")
-def weighted_curves(pc_off, start, stop, vp, vpl, vr, vrl, n_conf, weights):
-    """Accumulators of one group for sentence weights (bootstrap): difference arrays + cumsum."""
-    dp = np.zeros(n_conf + 1)
-    dpl = np.zeros(n_conf + 1)
-    dr = np.zeros(n_conf + 1)
-    drl = np.zeros(n_conf + 1)
-    n_sent = pc_off.shape[0] - 1
-    for s in range(n_sent):
-        w = weights[s]
-        if w == 0:
-            continue
-        for k in range(pc_off[s], pc_off[s + 1]):
-            a = start[k]
-            b = stop[k]
-            dp[a] += w * vp[k]
-            dp[b] -= w * vp[k]
-            dpl[a] += w * vpl[k]
-            dpl[b] -= w * vpl[k]
-            dr[a] += w * vr[k]
-            dr[b] -= w * vr[k]
-            drl[a] += w * vrl[k]
-            drl[b] -= w * vrl[k]
-    return np.cumsum(dp)[:n_conf], np.cumsum(dpl)[:n_conf], np.cumsum(dr)[:n_conf], np.cumsum(drl)[:n_conf]
+def summaries(p, pl, r, rl):
+    """(auc, precision, recall, f1) of each row of ``(curves, thresholds)`` accumulators,
+    bit for bit as the reference (``Benchmark.compare``).
 
-
-@njit(cache=True, error_model="numpy")
-def _block_sum(a, lo, n):
-    """numpy's pairwise-summation leaf (``n <= 128``): 8 running sums, then the rest."""
-    if n < 8:
-        res = -0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-    i = 8
-    while i < n - (n % 8):
-        r0 += a[lo + i]
-        r1 += a[lo + i + 1]
-        r2 += a[lo + i + 2]
-        r3 += a[lo + i + 3]
-        r4 += a[lo + i + 4]
-        r5 += a[lo + i + 5]
-        r6 += a[lo + i + 6]
-        r7 += a[lo + i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res
-
-
-@njit(cache=True, error_model="numpy")
-def _pairwise_sum(a, lo, n):
-    """``numpy.add.reduce`` of ``a[lo:lo + n]``, bit for bit: numpy's pairwise summation
-    (halves rounded down to a multiple of 8, leaves of at most 128), without recursion
-    (numba's cache does not keep recursive functions safely)."""
-    st_lo = np.empty(64, dtype=np.int64)
-    st_n = np.empty(64, dtype=np.int64)
-    st_phase = np.zeros(64, dtype=np.int64)
-    st_left = np.empty(64)
-    top = 0
-    st_lo[0] = lo
-    st_n[0] = n
-    ret = 0.0
-    returning = False
-    while True:
-        if returning:
-            if top < 0:
-                return ret
-            if st_phase[top] == 1:
-                st_left[top] = ret
-                st_phase[top] = 2
-                half = st_n[top] // 2
-                half -= half % 8
-                top += 1
-                st_lo[top] = st_lo[top - 1] + half
-                st_n[top] = st_n[top - 1] - half
-                st_phase[top] = 0
-                returning = False
-            else:
-                ret = st_left[top] + ret
-                top -= 1
-            continue
-        cn = st_n[top]
-        if cn <= 128:
-            ret = _block_sum(a, st_lo[top], cn)
-            top -= 1
-            returning = True
-        else:
-            st_phase[top] = 1
-            half = cn // 2
-            half -= half % 8
-            top += 1
-            st_lo[top] = st_lo[top - 1]
-            st_n[top] = half
-            st_phase[top] = 0
-
-
-@njit(cache=True, error_model="numpy")
-def summarise(p, pl, r, rl):
-    """(auc, precision, recall, f1) of one group's accumulators, bit for bit as the reference.
-
-    The reference (``Benchmark.compare``): precision = p/pl (1 where pl == 0), recall =
-    r/rl (0 where rl == 0), F1 = 2PR/(P+R) (NaN when P = R = 0.0, skipped like
-    ``np.nanargmax``, first maximum wins; 0 when the precision is the literal 1 and the
-    recall 0); AUC = ``np.trapezoid`` of (recall, precision) with the point (0, 1)
-    appended (same element formula, numpy's pairwise summation), negated when the
-    recalls decrease (``sklearn.metrics.auc``). The orientation test tolerates 1e-12:
-    bootstrap accumulators come from cumulative sums and carry ~1e-17 noise on flat
-    stretches; the point estimate's recalls are exactly monotone, where the tolerance
+    Precision = p/pl (1 where pl == 0), recall = r/rl (0 where rl == 0), F1 = 2PR/(P+R)
+    (NaN when P = R = 0.0, skipped like ``np.nanargmax``, first maximum wins; all NaN:
+    (0, 0, 0)); AUC = ``np.trapezoid`` of (recall, precision) with the point (0, 1)
+    appended (the same element formula, and numpy's pairwise sum of each row), negated
+    when the recalls decrease (``sklearn.metrics.auc``). The orientation test tolerates
+    1e-12: bootstrap accumulators come from cumulative sums and carry ~1e-17 noise on
+    flat stretches; a point estimate's recalls are exactly monotone, where the tolerance
     changes nothing (true recall steps are >= 1/(gold tokens)).
     """
-    n = p.shape[0]
-    if n == 0:
-        return 0.0, 0.0, 0.0, 0.0
-    prec = np.empty(n + 1)
-    rec = np.empty(n + 1)
-    best = -1
-    best_f = 0.0
-    for i in range(n):
-        if pl[i] > 0:
-            prec[i] = p[i] / pl[i]
-        else:
-            prec[i] = 1.0
-        if rl[i] > 0:
-            rec[i] = r[i] / rl[i]
-        else:
-            rec[i] = 0.0
-        s = prec[i] + rec[i]
-        if s == 0.0:
-            continue  # NaN in the reference (0.0/0.0): skipped by nanargmax
-        f = 2.0 * prec[i] * rec[i] / s
-        if best < 0 or f > best_f:
-            best = i
-            best_f = f
-    prec[n] = 1.0
-    rec[n] = 0.0
-    decreasing = True
-    increasing = True
-    terms = np.empty(n)
-    for i in range(n):
-        step = rec[i + 1] - rec[i]
-        if step < -1e-12:
-            increasing = False
-        if step > 1e-12:
-            decreasing = False
-        terms[i] = step * (prec[i + 1] + prec[i]) / 2.0
-    area = _pairwise_sum(terms, 0, n)
-    if not increasing and decreasing:
-        area = -area
-    if best < 0:
-        return area, 0.0, 0.0, 0.0
-    return area, prec[best], rec[best], best_f
+    out = np.zeros((len(p), 4))
+    if p.shape[1] == 0:
+        return out
+    ones, zeros = np.ones((len(p), 1)), np.zeros((len(p), 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.hstack([np.where(pl > 0, p / np.where(pl > 0, pl, 1), 1.0), ones])
+        rec = np.hstack([np.where(rl > 0, r / np.where(rl > 0, rl, 1), 0.0), zeros])
+        both = prec[:, :-1] + rec[:, :-1]
+        f1 = np.where(both != 0.0, 2.0 * prec[:, :-1] * rec[:, :-1] / both, -np.inf)
+    step = rec[:, 1:] - rec[:, :-1]
+    out[:, 0] = np.add.reduce(step * (prec[:, 1:] + prec[:, :-1]) / 2.0, axis=1)
+    flip = np.any(step < -1e-12, axis=1) & ~np.any(step > 1e-12, axis=1)
+    out[flip, 0] = -out[flip, 0]
+    rows = np.flatnonzero(np.any(both != 0.0, axis=1))
+    best = f1[rows].argmax(axis=1)
+    out[rows, 1], out[rows, 2], out[rows, 3] = prec[rows, best], rec[rows, best], f1[rows, best]
+    return out
 
 
-@njit(cache=True, error_model="numpy")
+def summarise(p, pl, r, rl):
+    """(auc, precision, recall, f1) of one group's accumulators (see :func:`summaries`)."""
+    return tuple(summaries(p[None], pl[None], r[None], rl[None])[0].tolist())
+
+
 def summarise_groups(p, pl, r, rl, g_off):
     """``summarise`` for every group ``g_off[g]:g_off[g+1]`` (ROBUST: one per sentence)."""
-    n = g_off.shape[0] - 1
-    out = np.zeros((n, 4))
-    for g in range(n):
-        a, b = g_off[g], g_off[g + 1]
-        x = summarise(p[a:b], pl[a:b], r[a:b], rl[a:b])
-        out[g, 0] = x[0]
-        out[g, 1] = x[1]
-        out[g, 2] = x[2]
-        out[g, 3] = x[3]
+    out = np.zeros((len(g_off) - 1, 4))
+    for g, (a, b) in enumerate(zip(g_off[:-1].tolist(), g_off[1:].tolist())):
+        out[g] = summarise(p[a:b], pl[a:b], r[a:b], rl[a:b])
     return out
 
-
-@njit(cache=True, error_model="numpy")
-def bootstrap_carb(pc_off, start, stop, vp, vpl, vr, vrl, n_conf, samples):
-    """(auc, P, R, F1) for each resample; ``samples[b]`` holds sentence indices drawn with replacement."""
-    n_sent = pc_off.shape[0] - 1
-    out = np.zeros((samples.shape[0], 4))
-    weights = np.zeros(n_sent)
-    for b in range(samples.shape[0]):
-        for s in range(n_sent):
-            weights[s] = 0.0
-        for t in range(samples.shape[1]):
-            weights[samples[b, t]] += 1.0
-        p, pl, r, rl = weighted_curves(pc_off, start, stop, vp, vpl, vr, vrl, n_conf, weights)
-        res = summarise(p, pl, r, rl)
-        out[b, 0] = res[0]
-        out[b, 1] = res[1]
-        out[b, 2] = res[2]
-        out[b, 3] = res[3]
-    return out

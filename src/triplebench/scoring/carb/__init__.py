@@ -6,7 +6,8 @@ the pair score of every (gold, predicted) extraction of a sentence, the
 row; precision: greedy one-to-one matching by precision), precision/recall/F1 at
 every distinct confidence, the optimal-F1 point and the AUC with the point
 (recall 0, precision 1) appended. One engine (:mod:`.engine`) serves CaRB, its
-binary mode and ROBUST; hot loops are numba kernels (:mod:`triplebench.kernels.carb`).
+binary mode and ROBUST; hot loops are vectorised numpy kernels
+(:mod:`triplebench.kernels.carb`; bootstrap: :mod:`triplebench.kernels.carb_bootstrap`).
 
 Matchers (``matcher=``; the reference CLI flag in brackets):
 

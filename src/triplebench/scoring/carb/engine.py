@@ -1,4 +1,4 @@
-"""The one CaRB engine: columnar extractions -> token ids -> numba kernels -> accumulators.
+"""The one CaRB engine: columnar extractions -> token ids -> numpy kernels -> accumulators.
 
 CaRB, its binary mode and ROBUST all go through :func:`evaluate`. An evaluation is a
 set of independent *problems* (CaRB: one; ROBUST: one per clique sentence), each
@@ -166,14 +166,27 @@ class Grouping:
 
 @dataclass
 class Encoded:
-    """CSR token arrays of extractions: segments per extraction, token ids per segment."""
+    """CSR token arrays of extractions.
+
+    Attributes
+    ----------
+    seg : ndarray of int64
+        Segments of extraction ``e``: ``seg[e]:seg[e+1]``.
+    toff : ndarray of int64
+        Token ids of segment ``s``: ``tok[toff[s]:toff[s+1]]``.
+    tok : ndarray of int64
+        Token ids (the encoder's vocabulary).
+    flags : ndarray of int64
+        Per extraction, its :class:`GoldFlag` bits (0 for predictions).
+    nargs : ndarray of int64
+        Per extraction, its number of arguments.
+    """
 
     seg: np.ndarray
     toff: np.ndarray
     tok: np.ndarray
     flags: np.ndarray
     nargs: np.ndarray
-    max_len: int
 
 
 class _Vocabulary(dict):
@@ -250,7 +263,6 @@ class Encoder:
             tok=np.fromiter(chain.from_iterable(seg_ids), dtype=np.int64, count=int(seg_len.sum())),
             flags=flags,
             nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
-            max_len=int(seg_len.max()) if len(seg_len) else 0,
         )
 
 
@@ -395,14 +407,17 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
     prec, rec = K.pair_table(
         int(encoder.mode), be_id, gold.ext, p_ext, pair_off,
-        g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags, g_enc.nargs,
-        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs, max(g_enc.max_len, p_enc.max_len, 1),
+        g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags, p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs,
     )
     t_len = np.diff(t_off)
     pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
                                        cidx[matched], t_len[gold.problem]))
     p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds))
     return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
+
+
+#: resamples whose accumulators are held at once (4 x this x thresholds floats)
+RESAMPLES_PER_BATCH = 256
 
 
 class CarbUnits(UnitStatistics):
@@ -427,5 +442,13 @@ class CarbUnits(UnitStatistics):
         self.n_thresholds = n_thresholds
 
     def evaluate(self, samples: np.ndarray) -> np.ndarray:
-        """(auc, precision, recall, f1) of each resample of gold sentences (``bootstrap_carb``)."""
-        return K.bootstrap_carb(*self.pieces.arrays(), self.n_thresholds, np.ascontiguousarray(samples, dtype=np.int64))
+        """(auc, precision, recall, f1) of each resample of gold sentences: accumulators from
+        :func:`~triplebench.kernels.carb_bootstrap.resampled_curves`, a batch at a time."""
+        from ...kernels.carb_bootstrap import resampled_curves
+
+        samples = np.ascontiguousarray(samples, dtype=np.int64)
+        out = np.zeros((len(samples), 4))
+        for lo in range(0, len(samples), RESAMPLES_PER_BATCH):
+            curves = resampled_curves(*self.pieces.arrays(), self.n_thresholds, samples[lo:lo + RESAMPLES_PER_BATCH])
+            out[lo:lo + RESAMPLES_PER_BATCH] = K.summaries(*curves)
+        return out

@@ -106,7 +106,7 @@ def _built_gold_side(split: str, encoder: Encoder, binary: bool) -> tuple[GoldSi
         arrays = {"ext": side.ext, "problem": side.problem, **{
             k: getattr(side.encoded, k) for k in ("seg", "toff", "tok", "flags", "nargs")}}
         return {"words": list(encoder.ids), "keys": side.keys, "collisions": collisions,
-                "max_len": side.encoded.max_len, **{k: _pack(v) for k, v in arrays.items()}}
+                **{k: _pack(v) for k, v in arrays.items()}}
 
     code = [Path(__file__), Path(engine.__file__), Path(gold.__file__), Path(kernels.__file__)]
     name = f"side-{split}-{encoder.mode.name.lower()}-{'binary' if binary else 'nary'}"
@@ -114,7 +114,7 @@ def _built_gold_side(split: str, encoder: Encoder, binary: bool) -> tuple[GoldSi
     if not encoder.ids:  # loaded from the cache: the vocabulary the arrays were encoded with
         encoder.ids.update(zip(value["words"], count()))
     arrays = {k: _unpack(value[k]) for k in _SIDE_ARRAYS}
-    encoded = Encoded(arrays["seg"], arrays["toff"], arrays["tok"], arrays["flags"], arrays["nargs"], value["max_len"])
+    encoded = Encoded(arrays["seg"], arrays["toff"], arrays["tok"], arrays["flags"], arrays["nargs"])
     return GoldSide(value["keys"], arrays["ext"], arrays["problem"], encoded), value["collisions"]
 
 
