@@ -228,3 +228,17 @@ def test_an_encoder_that_forgets_its_texts_encodes_the_same(monkeypatch):
     small.encode(preds[:1], args[:1], gold=False)  # 3 texts remembered; the next call brings 6 more
     got = small.encode(preds, args, gold=False)
     assert got.tok.tolist() == expected.tok.tolist() and got.toff.tolist() == expected.toff.tolist()
+
+
+def test_batch_sizes_do_not_change_a_bit(built, monkeypatch):
+    """The greedy matching runs in padded batches and the bootstrap in batches of resamples:
+    tiny batches (one problem per batch for most shapes) give the same bits as the defaults."""
+    from conftest import upstream_file
+    from triplebench.kernels import carb as kernels
+    from triplebench.scoring.carb import engine
+
+    path = upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
+    default = carb.score(path, fmt="openie4", bootstrap=60, seed=1).to_dict()
+    monkeypatch.setattr(kernels, "_MAX_CELLS", 64)
+    monkeypatch.setattr(engine, "RESAMPLES_PER_BATCH", 7)
+    assert carb.score(path, fmt="openie4", bootstrap=60, seed=1).to_dict() == default
