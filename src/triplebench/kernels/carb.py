@@ -128,17 +128,21 @@ def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int
     g0, p0 = t.g0[rows], t.p0[rows]
     m = t.g_words.overlap(g0, t.p_words, p0)
     if be_id >= 0:
-        ids = np.full(len(rows), be_id, dtype=np.int64)
-        m += be[rows] & (t.p_words.count_of(p0, ids) > t.g_words.count_of(g0, ids))
+        at = np.flatnonzero(be[rows])  # the rule needs a form of "be" in the gold predicate
+        ids = np.full(len(at), be_id, dtype=np.int64)
+        m[at] += t.p_words.count_of(p0[at], ids) > t.g_words.count_of(g0[at], ids)
     n_gs = t.g_slots[rows]
     ok = (m > 0) & (t.p_slots[rows] >= n_gs)  # a gold slot without a predicted one: (0, 0)
-    num, p_den, r_den = m.copy(), t.p_len[p0], t.g_len[g0]
-    for i in range(int(n_gs.max(initial=0))):
-        here = np.flatnonzero(ok & (n_gs > i))
-        gs, ps = g0[here] + 1 + i, p0[here] + 1 + ((1 - i) if swap else i)
-        r_den[here] += t.g_len[gs]
-        p_den[here] += t.p_len[ps]
-        num[here] += t.g_words.overlap(gs, t.p_words, ps)
+    live = np.flatnonzero(ok)
+    here = np.repeat(live, n_gs[live])  # each live pair once per gold slot
+    i = np.arange(len(here)) - np.repeat(np.cumsum(n_gs[live]) - n_gs[live], n_gs[live])  # the slot
+    gs, ps = g0[here] + 1 + i, p0[here] + 1 + ((1 - i) if swap else i)
+
+    def per_pair(values: np.ndarray) -> np.ndarray:  # sums of whole numbers: exact in any order
+        return np.bincount(here, weights=values, minlength=len(rows)).astype(np.int64)
+
+    num = m + per_pair(t.g_words.overlap(gs, t.p_words, ps))
+    p_den, r_den = t.p_len[p0] + per_pair(t.p_len[ps]), t.g_len[g0] + per_pair(t.g_len[gs])
     return np.where(ok, _ratio(num, p_den), 0.0), np.where(ok, _ratio(num, r_den), 0.0)
 
 
@@ -202,7 +206,7 @@ def _power_of_two(n: np.ndarray) -> np.ndarray:
     return np.left_shift(1, np.ceil(np.log2(np.maximum(n, 1))).astype(np.int64))
 
 
-def _level_sums(levels, sentence, width, n_gold, n_pred, n_sel, level_conf, g_ext, p_ext, pair_off, prec, rec, p_conf):
+def _level_sums(levels, sentence, width, n_gold, n_pred, n_sel, level_conf, p_ext, pair_off, prec, rec, p_conf):
     """Recall and precision numerators of the given confidence levels, whose sentences all
     fit a ``(rows, width)`` padded matrix (see :func:`sentence_pieces`)."""
     rows = int(n_gold[sentence[levels]].max(initial=1)) if len(levels) else 1
@@ -262,15 +266,13 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     recall = np.zeros(len(level))
     precision = np.zeros(len(level))
     width = _power_of_two(n_pred[sentence])
-    height = _power_of_two(n_gold[sentence])
     for w in np.unique(width).tolist():
-        for h in np.unique(height[width == w]).tolist():
-            batch = np.flatnonzero((width == w) & (height == h))
-            per_batch = max(1, _MAX_CELLS // (w * h))
-            for k in range(0, len(batch), per_batch):
-                part = batch[k:k + per_batch]
-                recall[part], precision[part] = _level_sums(
-                    part, sentence, w, n_gold, n_pred, n_sel, conf[level], g_ext, p_ext, pair_off, prec, rec, conf)
+        batch = np.flatnonzero(width == w)
+        per_batch = max(1, _MAX_CELLS // (w * max(int(n_gold[sentence[batch]].max()), 1)))
+        for k in range(0, len(batch), per_batch):
+            part = batch[k:k + per_batch]
+            recall[part], precision[part] = _level_sums(
+                part, sentence, w, n_gold, n_pred, n_sel, conf[level], p_ext, pair_off, prec, rec, conf)
     last = np.zeros(n_sent, dtype=np.int64)
     is_last = np.ones(len(level), dtype=bool)
     is_last[:-1] = ~same
@@ -291,14 +293,28 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
             np.concatenate([n_gold[sentence[kept]], n_gold[tail]]).astype(np.float64)[pieces])
 
 
-def _slot_sums(values, a, b, n_slots):
-    """Add ``values[k]`` to slots ``a[k]:b[k]`` in the order of ``k`` (zeros skipped): one
-    vectorised add per piece keeps every slot's sum in sentence order."""
-    out = np.zeros(n_slots)
-    nz = np.flatnonzero(values)
-    for x, lo, hi in zip(values[nz].tolist(), a[nz].tolist(), b[nz].tolist()):
-        out[lo:hi] += x
-    return out
+def _slot_sums(vp, vr, a, b, n_slots):
+    """Add ``vp[k]`` and ``vr[k]`` to slots ``a[k]:b[k]`` in the order of ``k`` (zeros skipped).
+
+    Where no two pieces share a slot (ROBUST: one problem per sentence) each slot has one
+    addend, set in one scatter; else one vectorised add per piece keeps every slot's sum
+    in sentence order.
+    """
+    p, r = np.zeros(n_slots), np.zeros(n_slots)
+    live = np.flatnonzero((vp != 0.0) | (vr != 0.0))
+    lo, hi = a[live], b[live]
+    by_start = np.argsort(lo, kind="stable")
+    if np.all(lo[by_start][1:] >= hi[by_start][:-1]):
+        lengths = hi - lo
+        cells = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
+        p[cells], r[cells] = np.repeat(vp[live], lengths), np.repeat(vr[live], lengths)
+        return p, r
+    for x, y, i, j in zip(vp[live].tolist(), vr[live].tolist(), lo.tolist(), hi.tolist()):
+        if x != 0.0:
+            p[i:j] += x
+        if y != 0.0:
+            r[i:j] += y
+    return p, r
 
 
 def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
@@ -314,7 +330,8 @@ def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
     def counts(v):  # exact in any order: whole numbers
         return np.cumsum(np.bincount(a, v, n_slots + 1) - np.bincount(b, v, n_slots + 1))[:n_slots]
 
-    return _slot_sums(vp, a, b, n_slots), counts(vpl), _slot_sums(vr, a, b, n_slots), counts(vrl)
+    p, r = _slot_sums(vp, vr, a, b, n_slots)
+    return p, counts(vpl), r, counts(vrl)
 
 
 def summaries(p, pl, r, rl):
@@ -355,9 +372,12 @@ def summarise(p, pl, r, rl):
 
 
 def summarise_groups(p, pl, r, rl, g_off):
-    """``summarise`` for every group ``g_off[g]:g_off[g+1]`` (ROBUST: one per sentence)."""
+    """``summarise`` for every group ``g_off[g]:g_off[g+1]`` (ROBUST: one per sentence);
+    groups of one length are summarised together (:func:`summaries`, row by row)."""
     out = np.zeros((len(g_off) - 1, 4))
-    for g, (a, b) in enumerate(zip(g_off[:-1].tolist(), g_off[1:].tolist())):
-        out[g] = summarise(p[a:b], pl[a:b], r[a:b], rl[a:b])
+    lengths = np.diff(g_off)
+    for n in np.unique(lengths).tolist():
+        groups = np.flatnonzero(lengths == n)
+        cells = g_off[groups][:, None] + np.arange(n)
+        out[groups] = summaries(p[cells], pl[cells], r[cells], rl[cells])
     return out
-
