@@ -348,19 +348,21 @@ def summaries(p, pl, r, rl):
     changes nothing (true recall steps are >= 1/(gold tokens)).
     """
     out = np.zeros((len(p), 4))
-    if p.shape[1] == 0:
+    n = p.shape[1]
+    if n == 0:
         return out
-    ones, zeros = np.ones((len(p), 1)), np.zeros((len(p), 1))
+    prec, rec = np.ones((len(p), n + 1)), np.zeros((len(p), n + 1))  # the appended point (0, 1)
+    np.divide(p, pl, out=prec[:, :n], where=pl > 0)  # untouched (1) where pl == 0
+    np.divide(r, rl, out=rec[:, :n], where=rl > 0)  # untouched (0) where rl == 0
+    both = prec[:, :n] + rec[:, :n]
     with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.hstack([np.where(pl > 0, p / np.where(pl > 0, pl, 1), 1.0), ones])
-        rec = np.hstack([np.where(rl > 0, r / np.where(rl > 0, rl, 1), 0.0), zeros])
-        both = prec[:, :-1] + rec[:, :-1]
-        f1 = np.where(both != 0.0, 2.0 * prec[:, :-1] * rec[:, :-1] / both, -np.inf)
-    step = rec[:, 1:] - rec[:, :-1]
-    out[:, 0] = np.add.reduce(step * (prec[:, 1:] + prec[:, :-1]) / 2.0, axis=1)
-    flip = np.any(step < -1e-12, axis=1) & ~np.any(step > 1e-12, axis=1)
+        f1 = 2.0 * prec[:, :n] * rec[:, :n] / both
+    f1[both == 0.0] = -np.inf
+    step = rec[:, 1:] - rec[:, :n]
+    out[:, 0] = np.add.reduce(step * (prec[:, 1:] + prec[:, :n]) / 2.0, axis=1)
+    flip = (step.min(axis=1) < -1e-12) & (step.max(axis=1) <= 1e-12)
     out[flip, 0] = -out[flip, 0]
-    rows = np.flatnonzero(np.any(both != 0.0, axis=1))
+    rows = np.flatnonzero(f1.max(axis=1) > -np.inf)
     best = f1[rows].argmax(axis=1)
     out[rows, 1], out[rows, 2], out[rows, 3] = prec[rows, best], rec[rows, best], f1[rows, best]
     return out

@@ -417,7 +417,7 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
 
 
 #: resamples whose accumulators are held at once (4 x this x thresholds floats)
-RESAMPLES_PER_BATCH = 256
+RESAMPLES_PER_BATCH = 64
 
 
 class CarbUnits(UnitStatistics):
