@@ -74,9 +74,9 @@ class _SegmentWords:
     def count_of(self, seg: np.ndarray, word: np.ndarray) -> np.ndarray:
         """How often ``word`` occurs in segment ``seg`` (element-wise)."""
         look = seg * self.n_words + word
-        pos = np.minimum(np.searchsorted(self.key, look), max(len(self.key) - 1, 0))
         if not len(self.key):
             return np.zeros(len(look), dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.key, look), len(self.key) - 1)
         return np.where(self.key[pos] == look, self.count[pos], 0)
 
     def overlap(self, seg: np.ndarray, other: _SegmentWords, other_seg: np.ndarray, product: bool = False) -> np.ndarray:
@@ -94,7 +94,7 @@ class _SegmentWords:
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` as the kernels divide (``1.0 * num / den``), 0 where ``den`` is 0."""
+    """``num / den`` as floats (the reference's ``1.0 * num / den``), 0 where ``den`` is 0."""
     out = np.zeros(len(num))
     np.divide(num, den, out=out, where=den != 0, casting="unsafe")
     return out
@@ -117,10 +117,6 @@ class _Pairs:
         n_words = int(max(g_tok.max(initial=-1), p_tok.max(initial=-1))) + 1
         self.g_words = _SegmentWords(g_toff, g_tok, n_words)
         self.p_words = _SegmentWords(p_toff, p_tok, n_words)
-
-    def overlap(self, rows: np.ndarray, g_seg: np.ndarray, p_seg: np.ndarray) -> np.ndarray:
-        """Multiset intersections of the given segments of the pairs ``rows``."""
-        return self.g_words.overlap(g_seg[rows], self.p_words, p_seg[rows])
 
 
 def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int) -> tuple[np.ndarray, np.ndarray]:
