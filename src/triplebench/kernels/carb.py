@@ -22,7 +22,7 @@ How each loop of the reference becomes whole-array work, with the same bits:
 * a multiset intersection (the reference removes the first equal word) is, per word,
   ``min(count in gold, count in prediction)``: every segment becomes its distinct
   ``(segment, word)`` keys with counts, and a pair of segments looks up the gold side's
-  keys in the predicted side's (:class:`_SegmentWords`);
+  keys in the predicted side's (:class:`SegmentWords`);
 * the matchers' early exits become masks over all (gold, predicted) pairs;
 * the greedy one-to-one matching runs for all (sentence, confidence level) problems of
   a similar shape at once: padded matrices, one ``argmax`` per step (the first maximum
@@ -61,34 +61,47 @@ class GoldFlag(IntEnum):
 _MAX_CELLS = 1 << 21  #: padded matrix cells per greedy-matching batch (16 MiB of float64)
 
 
-class _SegmentWords:
-    """The distinct words of every segment with their counts, as sorted ``segment * n_words + word`` keys."""
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``arange(starts[k], starts[k] + lengths[k])`` for every ``k``, concatenated."""
+    return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
-    def __init__(self, toff: np.ndarray, tok: np.ndarray, n_words: int) -> None:
+
+#: a word id's room in a ``segment * WORD_ROOM + word`` key (word ids stay below 2**32)
+WORD_ROOM = 1 << 32
+
+
+class SegmentWords:
+    """The distinct words of every segment with their counts, as sorted ``segment * WORD_ROOM + word``
+    keys (a gold side builds its own once: :attr:`triplebench.scoring.carb.engine.GoldSide.words`).
+
+    Parameters
+    ----------
+    toff, tok : ndarray of int64
+        Token ids of segment ``s``: ``tok[toff[s]:toff[s+1]]``.
+    """
+
+    def __init__(self, toff: np.ndarray, tok: np.ndarray) -> None:
         n_seg = len(toff) - 1
         seg = np.repeat(np.arange(n_seg, dtype=np.int64), np.diff(toff))
-        self.n_words = n_words
-        self.key, self.count = np.unique(seg * n_words + tok, return_counts=True)
-        self.off = np.searchsorted(self.key, np.arange(n_seg + 1, dtype=np.int64) * n_words)
+        self.key, self.count = np.unique(seg * WORD_ROOM + tok, return_counts=True)
+        self.off = np.searchsorted(self.key, np.arange(n_seg + 1, dtype=np.int64) * WORD_ROOM)
 
     def count_of(self, seg: np.ndarray, word: np.ndarray) -> np.ndarray:
         """How often ``word`` occurs in segment ``seg`` (element-wise)."""
-        look = seg * self.n_words + word
+        look = seg * WORD_ROOM + word
         if not len(self.key):
             return np.zeros(len(look), dtype=np.int64)
         pos = np.minimum(np.searchsorted(self.key, look), len(self.key) - 1)
         return np.where(self.key[pos] == look, self.count[pos], 0)
 
-    def overlap(self, seg: np.ndarray, other: _SegmentWords, other_seg: np.ndarray, product: bool = False) -> np.ndarray:
+    def overlap(self, seg: np.ndarray, other: SegmentWords, other_seg: np.ndarray, product: bool = False) -> np.ndarray:
         """Per pair ``(seg[k], other_seg[k])``: the multiset intersection size of the two
         segments (``product``: the number of equal (word, word) position pairs instead)."""
         n = self.off[seg + 1] - self.off[seg]
-        total = int(n.sum())
         query = np.repeat(np.arange(len(seg), dtype=np.int64), n)
-        first = np.repeat(self.off[seg] - (np.cumsum(n) - n), n)
-        at = np.arange(total, dtype=np.int64) + first
+        at = _ranges(self.off[seg], n)
         mine = self.count[at]
-        theirs = other.count_of(other_seg[query], self.key[at] - seg[query] * self.n_words)
+        theirs = other.count_of(other_seg[query], self.key[at] - seg[query] * WORD_ROOM)
         both = mine * theirs if product else np.minimum(mine, theirs)
         return np.bincount(query, weights=both, minlength=len(seg)).astype(np.int64)
 
@@ -103,10 +116,10 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 class _Pairs:
     """Every (gold, predicted) pair of every sentence, row-major per sentence, with its segments."""
 
-    def __init__(self, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, p_seg, p_toff, p_tok):
+    def __init__(self, g_ext, p_ext, pair_off, g_seg, g_toff, g_words, p_seg, p_toff, p_tok):
         n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
         sentence = np.repeat(np.arange(len(n_gold), dtype=np.int64), n_gold * n_pred)
-        local = np.arange(pair_off[-1], dtype=np.int64) - pair_off[sentence]
+        local = _ranges(np.zeros(len(n_gold), dtype=np.int64), n_gold * n_pred)
         width = n_pred[sentence]
         self.gold = g_ext[sentence] + local // np.maximum(width, 1)
         self.pred = p_ext[sentence] + local % np.maximum(width, 1)
@@ -114,9 +127,7 @@ class _Pairs:
         self.g_slots = g_seg[self.gold + 1] - self.g0 - 1
         self.p_slots = p_seg[self.pred + 1] - self.p0 - 1
         self.g_len, self.p_len = np.diff(g_toff), np.diff(p_toff)
-        n_words = int(max(g_tok.max(initial=-1), p_tok.max(initial=-1))) + 1
-        self.g_words = _SegmentWords(g_toff, g_tok, n_words)
-        self.p_words = _SegmentWords(p_toff, p_tok, n_words)
+        self.g_words, self.p_words = g_words, SegmentWords(p_toff, p_tok)
 
 
 def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int) -> tuple[np.ndarray, np.ndarray]:
@@ -131,7 +142,7 @@ def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int
     ok = (m > 0) & (t.p_slots[rows] >= n_gs)  # a gold slot without a predicted one: (0, 0)
     live = np.flatnonzero(ok)
     here = np.repeat(live, n_gs[live])  # each live pair once per gold slot
-    i = np.arange(len(here)) - np.repeat(np.cumsum(n_gs[live]) - n_gs[live], n_gs[live])  # the slot
+    i = _ranges(np.zeros(len(live), dtype=np.int64), n_gs[live])  # the slot
     gs, ps = g0[here] + 1 + i, p0[here] + 1 + ((1 - i) if swap else i)
 
     def per_pair(values: np.ndarray) -> np.ndarray:  # sums of whole numbers: exact in any order
@@ -169,14 +180,15 @@ def _tuple(t: _Pairs, simple: bool) -> tuple[np.ndarray, np.ndarray]:
     return np.where(alive, _ratio(num, p_den), 0.0), np.where(alive, _ratio(num, r_den), 0.0)
 
 
-def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flags, p_seg, p_toff, p_tok, p_nargs):
+def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_words, g_flags, p_seg, p_toff, p_tok, p_nargs):
     """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays.
 
     ``mode`` is a :class:`Mode`, ``be_id`` the id of the word "be" (-1: no be-rule),
+    ``g_words`` the gold segments' :class:`SegmentWords`,
     ``g_flags`` the gold extractions' :class:`GoldFlag` words and ``p_nargs`` the predicted
     extractions' argument counts (the said-rule swaps arguments only when there are two).
     """
-    t = _Pairs(g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, p_seg, p_toff, p_tok)
+    t = _Pairs(g_ext, p_ext, pair_off, g_seg, g_toff, g_words, p_seg, p_toff, p_tok)
     if mode == Mode.BINARY_LINIENT:
         flags = g_flags[t.gold]
         be = ((flags & int(GoldFlag.BE_FORM)) != 0).astype(np.int64)
@@ -302,7 +314,7 @@ def _slot_sums(vp, vr, a, b, n_slots):
     by_start = np.argsort(lo, kind="stable")
     if np.all(lo[by_start][1:] >= hi[by_start][:-1]):
         lengths = hi - lo
-        cells = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
+        cells = _ranges(lo, lengths)
         p[cells], r[cells] = np.repeat(vp[live], lengths), np.repeat(vr[live], lengths)
         return p, r
     for x, y, i, j in zip(vp[live].tolist(), vr[live].tolist(), lo.tolist(), hi.tolist()):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, count
 
 import numpy as np
@@ -299,6 +299,15 @@ class GoldSide:
     ext: np.ndarray
     problem: np.ndarray
     encoded: Encoded
+    _words: K.SegmentWords | None = field(default=None, init=False, repr=False)
+
+    @property
+    def words(self) -> K.SegmentWords:
+        """The distinct words of every gold segment, built on first use and kept (a scorer
+        evaluates many predictions against one gold side)."""
+        if self._words is None:
+            self._words = K.SegmentWords(self.encoded.toff, self.encoded.tok)
+        return self._words
 
 
 @dataclass
@@ -407,7 +416,7 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
     prec, rec = K.pair_table(
         int(encoder.mode), be_id, gold.ext, p_ext, pair_off,
-        g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags, p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs,
+        g_enc.seg, g_enc.toff, gold.words, g_enc.flags, p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs,
     )
     t_len = np.diff(t_off)
     pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
