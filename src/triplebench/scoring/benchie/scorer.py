@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,6 @@ from .predictions import Predictions, read_predictions
 
 BENCHMARK = "benchie"
 METRICS = ("precision", "recall", "f1")
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 class BenchieResult(Result):
@@ -126,12 +124,20 @@ def match(preds: Predictions, index: GoldIndex, stripped: tuple[list[str], list[
     return Matches(sent_idx, is_tp, credit, tp, fp, fn)
 
 
-def _count_rows(slots: list[str], n: int, bad, whole_ok) -> int:
-    """Extractions (row k = slots k, n+k, 2n+k) with a slot for which ``bad`` holds;
-    one pass over the joined text first, since the answer is nearly always 0."""
-    if whole_ok("\n".join(slots)):
-        return 0
-    return sum(1 for k in range(n) if bad(slots[k]) or bad(slots[n + k]) or bad(slots[2 * n + k]))
+def _script_counts(slots: list[str], n: int) -> tuple[int, int]:
+    """(extractions with a slot not in NFC, extractions with a slot holding a Han character),
+    row k being slots k, n+k, 2n+k. ASCII text is both NFC and Han-free (``str.isascii`` is
+    a flag lookup), and the joined text is checked before any row, since both are nearly always 0."""
+    if all(map(str.isascii, slots)):
+        return 0, 0
+    whole = "\n".join(slots)
+
+    def rows(bad) -> int:
+        return sum(1 for k in range(n) if bad(slots[k]) or bad(slots[n + k]) or bad(slots[2 * n + k]))
+
+    not_nfc = 0 if unicodedata.is_normalized("NFC", whole) else rows(lambda t: not unicodedata.is_normalized("NFC", t))
+    has_han = 0 if placement.HAN.search(whole) is None else rows(lambda t: placement.HAN.search(t) is not None)
+    return not_nfc, has_han
 
 
 @dataclass
@@ -183,9 +189,7 @@ class Scoring:
         n = len(preds)
         tp, fp, fn = int(m.tp.sum()), int(m.fp.sum()), int(m.fn.sum())
         precision, recall, f1 = prf(tp, fp, fn)
-        not_nfc = _count_rows(original, n, lambda t: not unicodedata.is_normalized("NFC", t),
-                              lambda whole: unicodedata.is_normalized("NFC", whole))
-        has_han = _count_rows(original, n, lambda t: _HAN.search(t) is not None, lambda whole: _HAN.search(whole) is None)
+        not_nfc, has_han = _script_counts(original, n)
         counts = {
             "tp": tp, "fp": fp, "fn": fn,
             "extractions": n,
