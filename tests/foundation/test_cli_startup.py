@@ -27,6 +27,7 @@ print(json.dumps(loaded))
 @pytest.mark.parametrize("argv, jit", [
     ("score carb predictions.txt", False),  # CaRB's matching is numpy
     ("score carb predictions.txt --bootstrap 100", True),  # its resampling is numba
+    ("score carb predictions.txt --boot=100", True),  # an abbreviation argparse accepts
     ("compare carb a.txt b.txt", True),
     ("score robust predictions.txt", False),
     ("score benchie predictions.txt", False),

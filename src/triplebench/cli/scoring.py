@@ -177,6 +177,12 @@ def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
 SCORING_COMMANDS = ("score", "compare")
 
 
+def _asks_for_bootstrap(arg: str) -> bool:
+    """``--bootstrap``, ``--bootstrap=N`` or an abbreviation argparse accepts (``--boot N``)."""
+    name = arg.split("=", 1)[0]
+    return len(name) > 2 and "--bootstrap".startswith(name)
+
+
 def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     """``score`` and ``compare`` with one sub-command per registered benchmark.
 
@@ -184,7 +190,7 @@ def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     a call never imports the other four scorers.
     """
     chosen = argv[1] if len(argv) > 1 and argv[0] in SCORING_COMMANDS else None
-    resampling = argv[:1] == ["compare"] or any(a == "--bootstrap" or a.startswith("--bootstrap=") for a in argv)
+    resampling = argv[:1] == ["compare"] or any(map(_asks_for_bootstrap, argv))
     if chosen in REGISTRY and (REGISTRY[chosen].jit or (resampling and REGISTRY[chosen].jit_resampling)):
         import_numba_without_optional_probes()
     for command, text, configure, run in (
