@@ -61,7 +61,7 @@ class GoldFlag(IntEnum):
 _MAX_CELLS = 1 << 21  #: padded matrix cells per greedy-matching batch (16 MiB of float64)
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """``arange(starts[k], starts[k] + lengths[k])`` for every ``k``, concatenated."""
     return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
@@ -99,7 +99,7 @@ class SegmentWords:
         segments (``product``: the number of equal (word, word) position pairs instead)."""
         n = self.off[seg + 1] - self.off[seg]
         query = np.repeat(np.arange(len(seg), dtype=np.int64), n)
-        at = _ranges(self.off[seg], n)
+        at = ranges(self.off[seg], n)
         mine = self.count[at]
         theirs = other.count_of(other_seg[query], self.key[at] - seg[query] * WORD_ROOM)
         both = mine * theirs if product else np.minimum(mine, theirs)
@@ -119,7 +119,7 @@ class _Pairs:
     def __init__(self, g_ext, p_ext, pair_off, g_seg, g_toff, g_words, p_seg, p_toff, p_tok):
         n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
         sentence = np.repeat(np.arange(len(n_gold), dtype=np.int64), n_gold * n_pred)
-        local = _ranges(np.zeros(len(n_gold), dtype=np.int64), n_gold * n_pred)
+        local = ranges(np.zeros(len(n_gold), dtype=np.int64), n_gold * n_pred)
         width = n_pred[sentence]
         self.gold = g_ext[sentence] + local // np.maximum(width, 1)
         self.pred = p_ext[sentence] + local % np.maximum(width, 1)
@@ -142,7 +142,7 @@ def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int
     ok = (m > 0) & (t.p_slots[rows] >= n_gs)  # a gold slot without a predicted one: (0, 0)
     live = np.flatnonzero(ok)
     here = np.repeat(live, n_gs[live])  # each live pair once per gold slot
-    i = _ranges(np.zeros(len(live), dtype=np.int64), n_gs[live])  # the slot
+    i = ranges(np.zeros(len(live), dtype=np.int64), n_gs[live])  # the slot
     gs, ps = g0[here] + 1 + i, p0[here] + 1 + ((1 - i) if swap else i)
 
     def per_pair(values: np.ndarray) -> np.ndarray:  # sums of whole numbers: exact in any order
@@ -314,7 +314,7 @@ def _slot_sums(vp, vr, a, b, n_slots):
     by_start = np.argsort(lo, kind="stable")
     if np.all(lo[by_start][1:] >= hi[by_start][:-1]):
         lengths = hi - lo
-        cells = _ranges(lo, lengths)
+        cells = ranges(lo, lengths)
         p[cells], r[cells] = np.repeat(vp[live], lengths), np.repeat(vr[live], lengths)
         return p, r
     for x, y, i, j in zip(vp[live].tolist(), vr[live].tolist(), lo.tolist(), hi.tolist()):

@@ -206,15 +206,21 @@ class Encoder:
 
     An extraction becomes the segments its mode compares (binary modes: predicate,
     first argument, the other arguments joined), each segment the ids of its words.
-    Segment texts are tokenised once per encoder and remembered, new ones in one batch
-    (``" ".join(texts).split()`` is the concatenation of each ``text.split()``), so
-    encoding is C-level map/chain work rather than a Python loop per word.
+    Segment texts are tokenised once per encoder into a token pool (each distinct text
+    a row: its start and length), new ones in one batch (``" ".join(texts).split()`` is
+    the concatenation of each ``text.split()``); encoding is then one dict look-up per
+    segment and array gathers, with no Python loop per word.
     """
 
     def __init__(self, mode: Mode) -> None:
         self.mode = Mode(mode)
         self.ids = _Vocabulary()
-        self._tokens: dict[str, list[int]] = {}  # segment text -> its word ids
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the remembered segment texts (the vocabulary stays)."""
+        self._row: dict[str, int] = {}  # segment text -> its row in the pool
+        self._start = self._len = self._pool = np.zeros(0, dtype=np.int64)
 
     def _segment_texts(self, predicates: Sequence[str], arguments: Sequence[list[str]]) -> list[tuple[str, ...]]:
         """Per extraction, the texts of the segments the mode compares."""
@@ -230,37 +236,41 @@ class Encoder:
         return [(join(a),) for _, a in pairs]  # argMatch
 
     def _learn(self, texts: Sequence[str]) -> None:
-        """Tokenise the segment texts not seen before (the mode's word split)."""
-        tokens = self._tokens
+        """Tokenise the segment texts not seen before (the mode's word split) into the pool."""
         distinct = dict.fromkeys(texts)
-        if len(tokens) + len(distinct) > MAX_REMEMBERED_TEXTS:
-            tokens.clear()  # before choosing what is new: every text of this call must stay known
-        new = [t for t in distinct if t not in tokens]
+        if len(self._row) + len(distinct) > MAX_REMEMBERED_TEXTS:
+            self._forget()  # before choosing what is new: every text of this call must stay known
+        row = self._row
+        new = [t for t in distinct if t not in row]
         if not new:
             return
         word_id = self.ids.__getitem__
         if self.mode == Mode.LEXICAL:  # the reference splits on single spaces (empty words count)
-            tokens.update((t, list(map(word_id, t.split(" ")))) for t in new)
+            pieces = [t.split(" ") for t in new]
         elif self.mode == Mode.EXACT:  # argMatch: the reference iterates characters
-            tokens.update((t, list(map(word_id, t))) for t in new)
+            pieces = new
         else:
-            ids = list(map(word_id, " ".join(new).split()))
-            ends = np.cumsum(np.fromiter(map(len, map(str.split, new)), dtype=np.int64, count=len(new))).tolist()
-            tokens.update(zip(new, map(ids.__getitem__, map(slice, [0, *ends[:-1]], ends))))
+            pieces = list(map(str.split, new))
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(new))
+        ids = np.fromiter(map(word_id, chain.from_iterable(pieces)), dtype=np.int64, count=int(lengths.sum()))
+        row.update(zip(new, count(len(self._len))))
+        self._start = np.concatenate([self._start, len(self._pool) + _offsets(lengths)[:-1]])
+        self._len = np.concatenate([self._len, lengths])
+        self._pool = np.concatenate([self._pool, ids])
 
     def encode(self, predicates: Sequence[str], arguments: Sequence[list[str]], gold: bool) -> Encoded:
         """Encode extractions (``gold``: also compute the :class:`GoldFlag` words)."""
         per_ext = self._segment_texts(predicates, arguments)
         texts = list(chain.from_iterable(per_ext))
         self._learn(texts)
-        seg_ids = list(map(self._tokens.__getitem__, texts))
-        seg_len = np.fromiter(map(len, seg_ids), dtype=np.int64, count=len(seg_ids))
+        rows = np.fromiter(map(self._row.__getitem__, texts), dtype=np.int64, count=len(texts))
+        seg_len = self._len[rows]
         n_seg = np.fromiter(map(len, per_ext), dtype=np.int64, count=len(per_ext))
         flags = _gold_flags(predicates) if gold else np.zeros(len(predicates), dtype=np.int64)
         return Encoded(
             seg=_offsets(n_seg),
             toff=_offsets(seg_len),
-            tok=np.fromiter(chain.from_iterable(seg_ids), dtype=np.int64, count=int(seg_len.sum())),
+            tok=self._pool[K.ranges(self._start[rows], seg_len)],
             flags=flags,
             nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
         )
