@@ -142,3 +142,17 @@ def test_results_validate_against_the_schema(built):
     broken["details"]["errors"]["buckets"]["(1, 1, 0)"] = 3  # bucket names are the readable ones
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, schema)
+
+
+def test_ascii_words_are_the_word_pattern_s_words() -> None:
+    """The ASCII fast path of the word-fit split (a translate and a split) finds what ``\\w+`` finds."""
+    import random
+    import re
+
+    from triplebench.scoring.benchie.placement import words_of
+
+    every_ascii = "".join(map(chr, range(128)))
+    rng = random.Random(0)
+    texts = [every_ascii, every_ascii[::-1], *("".join(rng.choices(every_ascii, k=60)) for _ in range(500))]
+    assert words_of(texts) == [re.findall(r"\w+", t.lower()) for t in texts]
+    assert words_of(["Graner fesselte ihn, 格兰纳"]) == [["graner", "fesselte", "ihn", "格", "兰", "纳"]]
