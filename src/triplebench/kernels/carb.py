@@ -116,7 +116,7 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 class _Pairs:
     """Every (gold, predicted) pair of every sentence, row-major per sentence, with its segments."""
 
-    def __init__(self, g_ext, p_ext, pair_off, g_seg, g_toff, g_words, p_seg, p_toff, p_tok):
+    def __init__(self, g_ext, p_ext, g_seg, g_toff, g_words, p_seg, p_toff, p_tok):
         n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
         sentence = np.repeat(np.arange(len(n_gold), dtype=np.int64), n_gold * n_pred)
         local = ranges(np.zeros(len(n_gold), dtype=np.int64), n_gold * n_pred)
@@ -180,15 +180,16 @@ def _tuple(t: _Pairs, simple: bool) -> tuple[np.ndarray, np.ndarray]:
     return np.where(alive, _ratio(num, p_den), 0.0), np.where(alive, _ratio(num, r_den), 0.0)
 
 
-def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_words, g_flags, p_seg, p_toff, p_tok, p_nargs):
-    """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays.
+def pair_table(mode, be_id, g_ext, p_ext, g_seg, g_toff, g_words, g_flags, p_seg, p_toff, p_tok, p_nargs):
+    """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays, sentence
+    after sentence, each sentence's ``n_gold x n_pred`` table row-major (``pair_off`` order).
 
     ``mode`` is a :class:`Mode`, ``be_id`` the id of the word "be" (-1: no be-rule),
     ``g_words`` the gold segments' :class:`SegmentWords`,
     ``g_flags`` the gold extractions' :class:`GoldFlag` words and ``p_nargs`` the predicted
     extractions' argument counts (the said-rule swaps arguments only when there are two).
     """
-    t = _Pairs(g_ext, p_ext, pair_off, g_seg, g_toff, g_words, p_seg, p_toff, p_tok)
+    t = _Pairs(g_ext, p_ext, g_seg, g_toff, g_words, p_seg, p_toff, p_tok)
     if mode == Mode.BINARY_LINIENT:
         flags = g_flags[t.gold]
         be = ((flags & int(GoldFlag.BE_FORM)) != 0).astype(np.int64)

@@ -425,7 +425,7 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     pair_off = _offsets(np.diff(gold.ext) * np.diff(p_ext))
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
     prec, rec = K.pair_table(
-        int(encoder.mode), be_id, gold.ext, p_ext, pair_off,
+        int(encoder.mode), be_id, gold.ext, p_ext,
         g_enc.seg, g_enc.toff, gold.words, g_enc.flags, p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs,
     )
     t_len = np.diff(t_off)
