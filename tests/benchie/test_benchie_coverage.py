@@ -156,3 +156,26 @@ def test_ascii_words_are_the_word_pattern_s_words() -> None:
     texts = [every_ascii, every_ascii[::-1], *("".join(rng.choices(every_ascii, k=60)) for _ in range(500))]
     assert words_of(texts) == [re.findall(r"\w+", t.lower()) for t in texts]
     assert words_of(["Graner fesselte ihn, 格兰纳"]) == [["graner", "fesselte", "ihn", "格", "兰", "纳"]]
+
+
+@pytest.mark.parametrize("name, language", [("minie_explicit.txt", "en"), ("m2oie_de_explicit.txt", "de")])
+def test_lowercased_extractions_are_scored_as_the_reference_does_but_flagged(built, tmp_path, name: str, language: str) -> None:
+    """A lowercased copy of a cased system output keeps the reference's (exact-match) number but
+    says why it is low; the genuine file gets no such warning."""
+    source = upstream_file(REPO, SYS + name)
+    lowered = tmp_path / name
+    lowered.write_text(source.read_text(encoding="utf-8").lower(), encoding="utf-8")
+    genuine, low = score(source, language=language), score(lowered, language=language)
+    assert not any("lowercased output?" in w for w in genuine.warnings)
+    assert any("lowercased output?" in w for w in low.warnings) and low["f1"] < genuine["f1"]
+
+
+def test_a_published_lowercased_output_is_flagged_not_refused(built) -> None:
+    """Graphene's published extractions are lowercased; the paper scores them as they are."""
+    result = score(upstream_file(REPO, SYS + "graphene_explicit.txt"), language="en")
+    assert any("lowercased output?" in w for w in result.warnings)
+
+
+def test_chinese_has_no_letter_case_to_flag(built) -> None:
+    result = score(upstream_file(REPO, SYS + FILES["zh"]), language="zh")
+    assert not any("lowercased output?" in w for w in result.warnings)

@@ -48,10 +48,11 @@ def words(text: str) -> list[str]:
     return words_of([text])[0]
 
 
-def words_of(texts: list[str]) -> list[list[str]]:
-    """:func:`words` of many texts (Han characters looked for once, in all of them)."""
-    lowered = [t.lower() for t in texts]
-    if all(map(str.isascii, lowered)):  # no Han; ASCII \w is [a-z0-9_]: a translate and a split
+def words_of(texts: list[str], lower: bool = True) -> list[list[str]]:
+    """:func:`words` of many texts (Han characters looked for once, in all of them);
+    ``lower=False`` keeps each word as written."""
+    lowered = [t.lower() for t in texts] if lower else list(texts)
+    if all(map(str.isascii, lowered)):  # no Han; ASCII \w is [A-Za-z0-9_]: a translate and a split
         return [t.translate(_ASCII_NON_WORD).split() for t in lowered]
     if HAN.search("\n".join(lowered)):
         lowered = [HAN.sub(r" \g<0> ", t) for t in lowered]
@@ -127,6 +128,43 @@ def fitting(fit: np.ndarray) -> tuple[int, int]:
     """(extractions that fit, extractions with a measurable fit)."""
     measured = fit[~np.isnan(fit)]
     return int((measured >= FIT).sum()), int(measured.size)
+
+
+#: a sample "looks lowercased" when this share of its extractions has no capital letter ...
+LOWERCASED = 0.9
+#: ... and this share has a word its sentence writes only with capitals
+CASE_MISSES = 0.25
+
+
+def lowercased_note(texts: list[str], sent_ids: list[str], index: GoldIndex) -> str | None:
+    """The warning for extractions that look lowercased against the cased gold, or ``None``.
+
+    BenchIE matches slots exactly, as the reference does, so a lowercased word of a cased
+    sentence ("barack obama") never matches. Published outputs can be lowercased (Graphene's
+    is, and the paper scores it as it is), so this flags the number rather than refusing it.
+    Scripts without letter case (Chinese) never trigger it.
+    """
+    by_id = dict(zip(index.sent_ids, index.sentences))
+    lowered_words = index.sentence_words()
+    placed = [(t, sid) for t, sid in zip(texts, sent_ids) if sid in by_id]
+    if not placed:
+        return None
+    as_written = words_of([t for t, _ in placed], lower=False)
+    sentences: dict[str, frozenset[str]] = {}  # sent_id -> its words as written
+    no_capital = misses = 0
+    for (text, sid), text_words in zip(placed, as_written):
+        if text != text.lower():
+            continue
+        no_capital += 1
+        if sid not in sentences:
+            sentences[sid] = frozenset(words_of([by_id[sid]], lower=False)[0])
+        cased = sentences[sid]
+        misses += any(w not in cased and w in lowered_words[sid] and w != w.upper() for w in text_words)
+    if no_capital < LOWERCASED * len(placed) or misses < CASE_MISSES * len(placed):
+        return None
+    return (f"{misses} of {len(placed)} sampled extractions have no capital letter and a word their gold sentence "
+            "writes with capitals: lowercased output? BenchIE matches slots exactly (as the reference), so those "
+            "words cannot match")
 
 
 def mismatch(extraction_words: list[list[str]], sent_ids: list[str], index: GoldIndex) -> str | None:

@@ -264,9 +264,12 @@ class Scoring:
             warnings.append(f"{missing} of {given} {cause} (allow_partial): their {unknown} extractions are ignored, "
                             "as the reference does")
         rows = placement.sample(len(preds)).tolist()
-        extraction_words = placement.words_of([f"{preds.subjects[k]} {preds.relations[k]} {preds.objects[k]}"
-                                               for k in rows])
+        texts = [f"{preds.subjects[k]} {preds.relations[k]} {preds.objects[k]}" for k in rows]
+        extraction_words = placement.words_of(texts)
         sent_ids = [preds.sent_ids[k] for k in rows]
+        lowercased = placement.lowercased_note(texts, sent_ids, index)
+        if lowercased is not None:
+            warnings.append(lowercased)
         fits, measured = placement.fitting(placement.word_fit(extraction_words, sent_ids, index))
         if measured and fits / measured < placement.REFUSE_BELOW and self.gold is None:
             hint = placement.mismatch(extraction_words, sent_ids, index)
