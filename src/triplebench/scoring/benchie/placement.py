@@ -109,14 +109,11 @@ def word_fit(extraction_words: list[list[str]], sent_ids: list[str], index: Gold
     ``shift`` reads sentence ``int(id) + shift`` instead (to detect off-by-one ids).
     """
     table = index.sentence_words()
-    out = np.full(len(sent_ids), np.nan)
-    for k, (sid, ws) in enumerate(zip(sent_ids, extraction_words)):
-        if shift:
-            sid = str(int(sid) + shift) if sid.isdigit() else ""
-        sentence = table.get(sid)
-        if sentence is not None and ws:
-            out[k] = sum(map(sentence.__contains__, ws)) / len(ws)
-    return out
+    if shift:
+        sent_ids = [str(int(sid) + shift) if sid.isdigit() else "" for sid in sent_ids]
+    nan = float("nan")
+    return np.array([sum(map(sentence.__contains__, ws)) / len(ws) if sentence is not None and ws else nan
+                     for sentence, ws in zip(map(table.get, sent_ids), extraction_words)], dtype=np.float64)
 
 
 def sample(n: int) -> np.ndarray:
