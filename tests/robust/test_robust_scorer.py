@@ -137,6 +137,23 @@ def test_hand_computed_cliques():
     assert res.details["clique_f1_variance"] == pytest.approx([np.var([1.0, 0.889]), 0.0])
 
 
+def test_a_gold_file_is_kept_by_its_content_and_an_edited_one_is_read_again(tmp_path):
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps(HAND_GOLD))
+    preds = [{"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
+              "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved", "Mary", "John"]]}]},
+             {"ori_sent": "It rains .", "ori_args": [], "paraphrases": []}]
+    first = robust.score(preds, gold=gold).to_dict()
+    assert robust.scorer(gold) is robust.scorer(gold)  # read and encoded once
+    assert robust.score(preds, gold=gold).to_dict() == first  # the kept scorer scores the same again
+    edited = json.loads(json.dumps(HAND_GOLD))
+    edited[0]["ori_args"] = [["loves", "John", "Mary"], ["rains", "It"]]
+    gold.write_text(json.dumps(edited))  # same name, new content: a new gold
+    again = robust.score(preds, gold=gold)
+    assert again.details["sentence_scores"][0][0] == [0.5, 1.0, 0.5, 0.667]
+    assert again.to_dict() != first
+
+
 def test_flat_records_score_like_unified_json():
     flat = [
         {"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves", "arguments": ["John", "Mary"]},

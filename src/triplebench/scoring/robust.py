@@ -34,6 +34,8 @@ and paired tests over cliques (:mod:`triplebench.scoring.significance`).
 
 from __future__ import annotations
 
+import hashlib
+from functools import cached_property
 from itertools import pairwise
 from os import PathLike
 from pathlib import Path
@@ -195,8 +197,9 @@ class RobustScorer:
         ext = Extractions(sentence, predicate, arguments, np.asarray(conf, dtype=np.float64))
         return ext, np.asarray(problem, dtype=np.int64), given
 
-    def sentence_scores(self, ext: Extractions, problem: np.ndarray) -> np.ndarray:
-        """Rounded (auc, p, r, f1) of every clique sentence, ``(n_sentences, 4)``, one engine call."""
+    @cached_property
+    def _gold_side(self) -> tuple[Encoder, GoldSide, np.ndarray]:
+        """The gold encoded once per scorer: its encoder, gold side and each problem's gold sentence."""
         encoder = Encoder(Mode.BINARY_LINIENT)
         keys, problems, preds, args = [], [], [], []
         lengths = []
@@ -214,6 +217,11 @@ class RobustScorer:
         offsets = np.zeros(len(keys) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         side = GoldSide(keys, offsets, np.asarray(problems, dtype=np.int64), encoder.encode(preds, args, gold=True))
+        return encoder, side, gold_of_problem
+
+    def sentence_scores(self, ext: Extractions, problem: np.ndarray) -> np.ndarray:
+        """Rounded (auc, p, r, f1) of every clique sentence, ``(n_sentences, 4)``, one engine call."""
+        encoder, side, gold_of_problem = self._gold_side
         evaluation = evaluate(encoder, side, ext, gold_of_problem[problem], problem, int(self.first[-1]))
         return np.round(evaluation.summaries(), 3)
 
@@ -295,6 +303,34 @@ def _finish(sums: np.ndarray) -> np.ndarray:
     return out
 
 
+#: scorers kept per process: the built cliques, and the last gold files by name and content
+_SCORERS: dict[tuple[str, ...], RobustScorer] = {}
+_KEPT_GOLD_FILES = 4
+
+
+def scorer(gold: Any = None) -> RobustScorer:
+    """The scorer of ``gold``, kept per process (its cliques read and encoded once).
+
+    A gold file is kept by its name and the sha256 of its bytes, so an edited file is a
+    new gold; a list of cliques gets a fresh scorer.
+    """
+    if gold is None:
+        key: tuple[str, ...] = ("built",)
+    elif isinstance(gold, (str, PathLike)):
+        try:
+            key = ("file", Path(gold).name, hashlib.sha256(Path(gold).read_bytes()).hexdigest())
+        except OSError:
+            return RobustScorer(gold)  # its reader names the problem
+    else:
+        return RobustScorer(gold)
+    if key not in _SCORERS:
+        files = [k for k in _SCORERS if k[0] == "file"]
+        if len(files) >= _KEPT_GOLD_FILES:
+            del _SCORERS[files[0]]
+        _SCORERS[key] = RobustScorer(gold)
+    return _SCORERS[key]
+
+
 def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
     """Score ROBUST predictions against gold cliques.
 
@@ -322,7 +358,7 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
         Gold cliques or sentences without predictions (unless ``allow_partial``).
     """
     opts = validate(OPTIONS, options)
-    result = RobustScorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
+    result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 
