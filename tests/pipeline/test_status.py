@@ -52,3 +52,19 @@ def test_status_is_clean_after_make() -> None:
     """Run by `make test` after `make`: nothing in the pipeline is stale."""
     status = json.loads(dvc(["status", "--json"], ROOT).stdout)
     assert status == {}, "dvc status after make:\n" + json.dumps(status, indent=1)
+
+
+#: written by `make` with a dependency's version inside (parquet sha256s: pyarrow; SVG metadata: matplotlib)
+_VERSIONED_REPORTS = ("reports/datasets", "reports/figures")
+
+
+def test_make_rewrites_the_committed_score_reports_byte_for_byte() -> None:
+    """Run by `make test` after `make`: every report of scores that `make` rewrote is byte-identical
+    to the committed one (on a clean clone every stage runs afresh, in new processes with new
+    hash seeds), so no report carries a wall time, a set order or a machine's float noise."""
+    excluded = [f":(exclude){path}" for path in _VERSIONED_REPORTS]
+    diff = subprocess.run(["git", "diff", "--stat", "--", "reports", *excluded], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    assert not diff.stdout.strip(), (
+        "`make` wrote reports that differ from the committed (staged) ones; if the change is intended, "
+        "commit them, else a report is not reproducible:\n" + diff.stdout)
