@@ -151,7 +151,7 @@ def lowercased_note(texts: list[str], sent_ids: list[str], index: GoldIndex) -> 
         return None
     sentences: dict[str, frozenset[str]] = {}  # sent_id -> its words as written
     misses = 0
-    for (text, sid), text_words in zip(uncased, words_of([t for t, _ in uncased], lower=False)):
+    for (_, sid), text_words in zip(uncased, words_of([t for t, _ in uncased], lower=False)):
         if sid not in sentences:
             sentences[sid] = frozenset(words_of([by_id[sid]], lower=False)[0])
         cased = sentences[sid]
