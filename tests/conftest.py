@@ -50,3 +50,14 @@ def built(project_root: Path) -> Path:
     if not reports.is_dir():
         pytest.fail("datasets are not built: run `make` (dvc repro) before the tests")
     return data
+
+
+@pytest.fixture
+def frequent_thread_switches():
+    """Threads switch every 10 µs instead of every 5 ms, so that a race between threads shows."""
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    yield
+    sys.setswitchinterval(interval)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import datasets
 import numpy as np
@@ -152,6 +153,22 @@ def test_a_gold_file_is_kept_by_its_content_and_an_edited_one_is_read_again(tmp_
     again = robust.score(preds, gold=gold)
     assert again.details["sentence_scores"][0][0] == [0.5, 1.0, 0.5, 0.667]
     assert again.to_dict() != first
+
+
+def test_threads_sharing_a_scorer_get_the_sequential_scores(carb_sentences, frequent_thread_switches):
+    cliques = cliques_from(carb_sentences[:200], 4)
+    inputs = []
+    for name in ("openie4", "openie5", "clausie", "props"):
+        records, _ = carb_formats.read_predictions(upstream_file("dair-iitd/CaRB", f"system_outputs/test/{name}_output.txt"), name)
+        by_key = {}
+        for rec in records:
+            by_key.setdefault(carb.normalize_key(rec["sentence"]), []).append(rec)
+        inputs.append(predictions_for(cliques, by_key))
+    expected = [robust.RobustScorer(cliques).score(preds).to_dict() for preds in inputs]
+    for _ in range(3):
+        shared = robust.RobustScorer(cliques)  # one encoder: four systems' texts new to it at once
+        with ThreadPoolExecutor(len(inputs)) as pool:
+            assert [result.to_dict() for result in pool.map(shared.score, inputs)] == expected
 
 
 def test_flat_records_score_like_unified_json():

@@ -326,7 +326,7 @@ def scorer(gold: Any = None) -> RobustScorer:
     if key not in _SCORERS:
         files = [k for k in _SCORERS if k[0] == "file"]
         if len(files) >= _KEPT_GOLD_FILES:
-            del _SCORERS[files[0]]
+            _SCORERS.pop(files[0], None)  # another thread may have dropped it
         _SCORERS[key] = RobustScorer(gold)
     return _SCORERS[key]
 

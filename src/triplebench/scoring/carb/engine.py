@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import string
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count
@@ -210,11 +211,16 @@ class Encoder:
     a row: its start and length), new ones in one batch (``" ".join(texts).split()`` is
     the concatenation of each ``text.split()``); encoding is then one dict look-up per
     segment and array gathers, with no Python loop per word.
+
+    A scorer's encoder is shared by every score of the process, threads included: an
+    encoding holds the encoder's lock, since a text's pool row and its tokens are written
+    in separate steps (two threads learning at once gave texts each other's tokens).
     """
 
     def __init__(self, mode: Mode) -> None:
         self.mode = Mode(mode)
         self.ids = _Vocabulary()
+        self._lock = threading.Lock()
         self._forget()
 
     def _forget(self) -> None:
@@ -262,15 +268,17 @@ class Encoder:
         """Encode extractions (``gold``: also compute the :class:`GoldFlag` words)."""
         per_ext = self._segment_texts(predicates, arguments)
         texts = list(chain.from_iterable(per_ext))
-        self._learn(texts)
-        rows = np.fromiter(map(self._row.__getitem__, texts), dtype=np.int64, count=len(texts))
-        seg_len = self._len[rows]
+        with self._lock:
+            self._learn(texts)
+            rows = np.fromiter(map(self._row.__getitem__, texts), dtype=np.int64, count=len(texts))
+            seg_len = self._len[rows]
+            tok = self._pool[K.ranges(self._start[rows], seg_len)]
         n_seg = np.fromiter(map(len, per_ext), dtype=np.int64, count=len(per_ext))
         flags = _gold_flags(predicates) if gold else np.zeros(len(predicates), dtype=np.int64)
         return Encoded(
             seg=_offsets(n_seg),
             toff=_offsets(seg_len),
-            tok=self._pool[K.ranges(self._start[rows], seg_len)],
+            tok=tok,
             flags=flags,
             nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
         )
