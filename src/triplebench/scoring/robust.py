@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CoverageError, InputError
+from ..io import input_file
 from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
@@ -318,8 +319,9 @@ def scorer(gold: Any = None) -> RobustScorer:
         key: tuple[str, ...] = ("built",)
     elif isinstance(gold, (str, PathLike)):
         try:
-            key = ("file", Path(gold).name, hashlib.sha256(Path(gold).read_bytes()).hexdigest())
-        except OSError:
+            path = input_file(gold)  # a FIFO, device or directory is refused before it is opened
+            key = ("file", path.name, hashlib.sha256(path.read_bytes()).hexdigest())
+        except (InputError, OSError):
             return RobustScorer(gold)  # its reader names the problem
     else:
         return RobustScorer(gold)
