@@ -44,7 +44,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import CoverageError, InputError
-from ..io import input_file
 from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
@@ -135,11 +134,14 @@ class RobustScorer:
     ----------
     gold : path, list of cliques or None
         Unified JSON (path or loaded), canonical cliques, or the built ``cliques`` config.
+    name : str, optional
+        The name of the file ``gold`` was loaded from (the signature's ``gold`` field).
     """
 
-    def __init__(self, gold: Any = None) -> None:
-        self.gold_source = "dataset" if gold is None else (
-            "custom:" + Path(gold).name if isinstance(gold, (str, PathLike)) else "custom")
+    def __init__(self, gold: Any = None, name: str | None = None) -> None:
+        if isinstance(gold, (str, PathLike)):
+            name = Path(gold).name
+        self.gold_source = "dataset" if gold is None else "custom" if name is None else f"custom:{name}"
         self.gold = load_gold(gold)
         if not self.gold:
             raise InputError("<gold>", None, "no gold cliques")
@@ -312,24 +314,27 @@ _KEPT_GOLD_FILES = 4
 def scorer(gold: Any = None) -> RobustScorer:
     """The scorer of ``gold``, kept per process (its cliques read and encoded once).
 
-    A gold file is kept by its name and the sha256 of its bytes, so an edited file is a
-    new gold; a list of cliques gets a fresh scorer.
+    A gold file is kept by its name and the sha256 of the text it was read from (read
+    once: an edited file is a new gold); a list of cliques gets a fresh scorer.
     """
+    from ..formats.robust import parse_unified
+    from ..formats.text import parse_json, read_text
+
     if gold is None:
         key: tuple[str, ...] = ("built",)
-    elif isinstance(gold, (str, PathLike)):
-        try:
-            path = input_file(gold)  # a FIFO, device or directory is refused before it is opened
-            key = ("file", path.name, hashlib.sha256(path.read_bytes()).hexdigest())
-        except (InputError, OSError):
-            return RobustScorer(gold)  # its reader names the problem
-    else:
+        if key not in _SCORERS:
+            _SCORERS[key] = RobustScorer()
+        return _SCORERS[key]
+    if not isinstance(gold, (str, PathLike)):
         return RobustScorer(gold)
+    text = read_text(gold, "a JSON list of cliques")  # the reader's checks and messages (read_unified)
+    key = ("file", Path(gold).name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
     if key not in _SCORERS:
+        found = RobustScorer(parse_unified(parse_json(text, gold), str(gold)), name=key[1])
         files = [k for k in _SCORERS if k[0] == "file"]
         if len(files) >= _KEPT_GOLD_FILES:
             _SCORERS.pop(files[0], None)  # another thread may have dropped it
-        _SCORERS[key] = RobustScorer(gold)
+        _SCORERS[key] = found
     return _SCORERS[key]
 
 
