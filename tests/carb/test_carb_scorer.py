@@ -230,6 +230,30 @@ def test_an_encoder_that_forgets_its_texts_encodes_the_same(monkeypatch):
     assert got.tok.tolist() == expected.tok.tolist() and got.toff.tolist() == expected.toff.tolist()
 
 
+def test_an_encoder_learning_call_after_call_gives_every_text_its_own_words():
+    """The token pool grows with spare room across calls (and is copied when full): each
+    text's tokens stay its own words, whatever was learnt before or after it."""
+    from triplebench.scoring.carb.engine import Encoder, Mode
+
+    rng = np.random.default_rng(3)
+    encoder = Encoder(Mode.BINARY_LINIENT)
+    words = {}
+    for size in (1, 2, 3, 5, 8, 13, 1, 40, 2, 100):  # uneven batches: growth by a batch and by doubling
+        preds = [" ".join(f"w{k}" for k in rng.integers(0, 50, rng.integers(1, 6))) for _ in range(size)]
+        args = [[f"a{k}", f"b{k} c{k}"] for k in rng.integers(0, 30, size)]
+        encoded = encoder.encode(preds, args, gold=False)
+        names = {i: w for w, i in encoder.ids.items()}
+        texts = [t for p, a in zip(preds, args) for t in (p, *a)]
+        got = [[names[i] for i in encoded.tok[a:b]] for a, b in zip(encoded.toff[:-1], encoded.toff[1:])]
+        assert got == [t.split() for t in texts]
+        words.update(zip(texts, got))
+    everything = list(words)
+    again = encoder.encode(everything, [[] for _ in everything], gold=False)  # all known: read back from the pool
+    names = {i: w for w, i in encoder.ids.items()}
+    assert [[names[i] for i in again.tok[a:b]] for a, b in zip(again.toff[:-1], again.toff[1:])] == \
+        [t.split() for t in everything]
+
+
 def test_batch_sizes_do_not_change_a_bit(built, monkeypatch):
     """The greedy matching runs in padded batches and the bootstrap in batches of resamples:
     tiny batches (one problem per batch for most shapes) give the same bits as the defaults."""

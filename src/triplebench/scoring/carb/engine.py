@@ -226,7 +226,10 @@ class Encoder:
     def _forget(self) -> None:
         """Drop the remembered segment texts (the vocabulary stays)."""
         self._row: dict[str, int] = {}  # segment text -> its row in the pool
+        # row r's tokens: _pool[_start[r]:_start[r] + _len[r]]; the arrays keep spare room
+        # (used: len(_row) rows, _used tokens), so learning does not copy what is known
         self._start = self._len = self._pool = np.zeros(0, dtype=np.int64)
+        self._used = 0
 
     def _segment_texts(self, predicates: Sequence[str], arguments: Sequence[list[str]]) -> list[tuple[str, ...]]:
         """Per extraction, the texts of the segments the mode compares."""
@@ -259,10 +262,12 @@ class Encoder:
             pieces = list(map(str.split, new))
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(new))
         ids = np.fromiter(map(word_id, chain.from_iterable(pieces)), dtype=np.int64, count=int(lengths.sum()))
-        row.update(zip(new, count(len(self._len))))
-        self._start = np.concatenate([self._start, len(self._pool) + _offsets(lengths)[:-1]])
-        self._len = np.concatenate([self._len, lengths])
-        self._pool = np.concatenate([self._pool, ids])
+        rows = len(row)
+        self._start = _appended(self._start, rows, self._used + _offsets(lengths)[:-1])
+        self._len = _appended(self._len, rows, lengths)
+        self._pool = _appended(self._pool, self._used, ids)
+        self._used += len(ids)
+        row.update(zip(new, count(rows)))
 
     def encode(self, predicates: Sequence[str], arguments: Sequence[list[str]], gold: bool) -> Encoded:
         """Encode extractions (``gold``: also compute the :class:`GoldFlag` words)."""
@@ -282,6 +287,18 @@ class Encoder:
             flags=flags,
             nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
         )
+
+
+def _appended(buffer: np.ndarray, used: int, values: np.ndarray) -> np.ndarray:
+    """``buffer`` with ``values`` written after its first ``used`` items; when it is full, a
+    copy twice as large (amortised growth: appending n items costs O(n), not O(buffer))."""
+    end = used + len(values)
+    if end > len(buffer):
+        grown = np.empty(max(end, 2 * len(buffer)), dtype=buffer.dtype)
+        grown[:used] = buffer[:used]
+        buffer = grown
+    buffer[used:end] = values
+    return buffer
 
 
 def _gold_flags(predicates: Sequence[str]) -> np.ndarray:
