@@ -23,7 +23,7 @@ from os import PathLike
 from typing import Any
 
 from ..errors import InputError
-from .text import load_json
+from .text import parse_json, read_text
 
 
 def _extractions(items: list[list[str]]) -> list[dict]:
@@ -53,6 +53,16 @@ def parse_unified(data: Any, source: str) -> list[dict]:
     return [canonical_clique(element, number) for number, element in enumerate(data)]
 
 
+def read_unified_text(path: str | PathLike[str]) -> str:
+    """The text of a unified ROBUST JSON file (a regular, non-empty UTF-8 file)."""
+    return read_text(path, "a JSON list of cliques")
+
+
+def unified_from_text(text: str, path: str | PathLike[str]) -> list[dict]:
+    """The checked cliques of the text of ``path`` (:func:`read_unified_text`)."""
+    return parse_unified(parse_json(text, path), str(path))
+
+
 def read_unified(path: str | PathLike[str]) -> list[dict]:
     """The cliques of a unified ROBUST JSON file, checked (errors name the clique and field)."""
-    return parse_unified(load_json(path, "a JSON list of cliques"), str(path))
+    return unified_from_text(read_unified_text(path), path)

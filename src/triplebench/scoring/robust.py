@@ -317,8 +317,7 @@ def scorer(gold: Any = None) -> RobustScorer:
     A gold file is kept by its name and the sha256 of the text it was read from (read
     once: an edited file is a new gold); a list of cliques gets a fresh scorer.
     """
-    from ..formats.robust import parse_unified
-    from ..formats.text import parse_json, read_text
+    from ..formats.robust import read_unified_text, unified_from_text
 
     if gold is None:
         key: tuple[str, ...] = ("built",)
@@ -327,10 +326,10 @@ def scorer(gold: Any = None) -> RobustScorer:
         return _SCORERS[key]
     if not isinstance(gold, (str, PathLike)):
         return RobustScorer(gold)
-    text = read_text(gold, "a JSON list of cliques")  # the reader's checks and messages (read_unified)
+    text = read_unified_text(gold)  # read once: the key hashes the very text the scorer is built from
     key = ("file", Path(gold).name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
     if key not in _SCORERS:
-        found = RobustScorer(parse_unified(parse_json(text, gold), str(gold)), name=key[1])
+        found = RobustScorer(unified_from_text(text, gold), name=key[1])
         files = [k for k in _SCORERS if k[0] == "file"]
         if len(files) >= _KEPT_GOLD_FILES:
             _SCORERS.pop(files[0], None)  # another thread may have dropped it
