@@ -151,6 +151,8 @@ def test_a_gold_file_is_kept_by_its_content_and_an_edited_one_is_read_again(tmp_
     edited[0]["ori_args"] = [["loves", "John", "Mary"], ["rains", "It"]]
     gold.write_text(json.dumps(edited))  # same name, new content: a new gold
     again = robust.score(preds, gold=gold)
+    # by hand: the one prediction matches gold 1 word for word and nothing matches "rains It":
+    # P = 1, R = (1 + 0) / 2 = 0.5, F1 = 2/3; one threshold, AUC = (0.5 - 0) * (1 + 1) / 2 = 0.5
     assert again.details["sentence_scores"][0][0] == [0.5, 1.0, 0.5, 0.667]
     assert again.to_dict() != first
 

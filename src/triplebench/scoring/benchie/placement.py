@@ -54,8 +54,7 @@ def words_of(texts: list[str], lower: bool = True) -> list[list[str]]:
     ``lower=False`` keeps each word as written."""
     lowered = [t.lower() for t in texts] if lower else list(texts)
     if all(map(str.isascii, lowered)):  # no Han; ASCII \w is [A-Za-z0-9_]: a byte translate and a split
-        table = _ASCII_NON_WORD
-        return [t.encode("ascii").translate(table).decode("ascii").split() for t in lowered]
+        return [t.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii").split() for t in lowered]
     if HAN.search("\n".join(lowered)):
         lowered = [HAN.sub(r" \g<0> ", t) for t in lowered]
     find = _WORD.findall
