@@ -76,8 +76,9 @@ class BenchmarkSpec:
         The paper's number style.
     jit : bool
         Its scoring path runs numba kernels (the CLI then imports numba up front,
-        without numba's optional probes). CaRB's, ROBUST's and BenchIE's are numpy
-        (BenchIE's ``--errors`` is numba).
+        without numba's optional probes). CaRB's and ROBUST's run interpreted until a
+        process has scored long enough to compile them (:mod:`triplebench.kernels.tiers`),
+        BenchIE's are numpy (its ``--errors`` is numba).
     jit_resampling : bool
         Its bootstrap (``--bootstrap``, ``compare``) runs numba kernels (CaRB).
     """

@@ -1,11 +1,14 @@
 """Compile every numba kernel once, so that a user's first score is not a compile.
 
-A fresh install has an empty numba cache. CaRB's and ROBUST's scoring and BenchIE's
-point estimate are numpy and need none; a first ComBO score, BenchIE's ``--errors`` or
-a CaRB bootstrap (``--bootstrap``, ``compare``) would spend seconds compiling.
-:func:`warm_up` runs those real paths on a tiny input against the available gold,
-which compiles every kernel with the argument types real calls use and writes them to
-numba's cache. ``make``, ``triplebench download`` and ``triplebench warmup`` call it.
+A fresh install has an empty numba cache. A first ComBO score, BenchIE's ``--errors`` or
+a CaRB bootstrap (``--bootstrap``, ``compare``) would spend seconds compiling, and so
+would a process that scores CaRB or ROBUST long enough for its matching kernels to be
+compiled (:mod:`triplebench.kernels.tiers`: they run interpreted until then, so a
+one-shot score never waits for them). BenchIE's point estimate is numpy and needs none.
+:func:`warm_up` compiles the CaRB matching kernels and runs the real paths on a tiny
+input against the available gold, which compiles every kernel with the argument types
+real calls use and writes them to numba's cache; a later compile is then a load.
+``make``, ``triplebench download`` and ``triplebench warmup`` call it.
 (GenRES's two small kernels compile on first use: loading its embedding model takes
 longer.)
 
@@ -49,12 +52,14 @@ class WarmUp:
 
 
 def _carb() -> None:
+    from .kernels.carb import KERNELS
     from .scoring.carb import score
     from .scoring.carb.gold import built_gold
 
+    KERNELS.compile()  # the matching kernels compile now, not after a process's first half second
     sentence = built_gold("test").sentences[0]
     score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
-          allow_partial=True, bootstrap=2)  # the matching is numpy; the bootstrap's kernel compiles
+          allow_partial=True, bootstrap=2)
 
 
 def _benchie() -> None:
@@ -87,9 +92,9 @@ def _available(benchmark: str, config: str, split: str) -> bool:
 def _dispatchers() -> list:
     from numba.core.registry import CPUDispatcher
 
-    from .kernels import benchie_errors, carb_bootstrap, combo
+    from .kernels import benchie_errors, carb, carb_bootstrap, combo
 
-    found = []
+    found = carb.KERNELS.dispatchers()
     for module in (benchie_errors, carb_bootstrap, combo):
         found += [v for v in vars(module).values() if isinstance(v, CPUDispatcher)]
     return found

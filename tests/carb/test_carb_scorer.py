@@ -254,15 +254,12 @@ def test_an_encoder_learning_call_after_call_gives_every_text_its_own_words():
         [t.split() for t in everything]
 
 
-def test_batch_sizes_do_not_change_a_bit(built, monkeypatch):
-    """The greedy matching runs in padded batches and the bootstrap in batches of resamples:
-    tiny batches (one problem per batch for most shapes) give the same bits as the defaults."""
+def test_resampling_batch_sizes_do_not_change_a_bit(built, monkeypatch):
+    """The bootstrap resamples in batches: tiny batches give the same bits as the default."""
     from conftest import upstream_file
-    from triplebench.kernels import carb as kernels
     from triplebench.scoring.carb import engine
 
     path = upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
     default = carb.score(path, fmt="openie4", bootstrap=60, seed=1).to_dict()
-    monkeypatch.setattr(kernels, "_MAX_CELLS", 64)
     monkeypatch.setattr(engine, "RESAMPLES_PER_BATCH", 7)
     assert carb.score(path, fmt="openie4", bootstrap=60, seed=1).to_dict() == default

@@ -1,9 +1,13 @@
-"""The CaRB kernels in vectorised numpy: all-pair matching, greedy matching, PR accumulation.
+"""The CaRB kernels: all-pair matching, greedy matching, PR accumulation, summaries.
 
-Nothing here is compiled, so the first score of a fresh install costs what every
-later one does (numba's JIT took ~7 s for these loops, its cached code ~0.6 s to load).
-Bootstrap resampling, the one loop that does not vectorise exactly, is numba
-(:mod:`.carb_bootstrap`).
+The matching is three loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
+:func:`accumulate`) written once and run in two tiers (:mod:`.tiers`): interpreted,
+so a one-shot score compiles nothing (numba's JIT of these loops takes ~6 s), and
+compiled by numba once a process has spent :data:`.tiers.COMPILE_AFTER_SECONDS`
+interpreting them, which makes them ~10x faster for training loops and for
+`compare`. Both tiers give the same bits: integer counts, and float sums and
+quotients in the reference's order. The summaries (:func:`summaries`) are numpy,
+shared with the bootstrap (:mod:`.carb_bootstrap`).
 
 Everything is encoded before it gets here (``triplebench.scoring.carb``):
 
@@ -11,26 +15,15 @@ Everything is encoded before it gets here (``triplebench.scoring.carb``):
   the predicate, the next ones the argument slots the matcher works on; a segment
   is a run of token ids (``tok_off[s]:tok_off[s+1]``) into one shared vocabulary;
 * a *sentence* owns the gold extractions ``g_ext[s]:g_ext[s+1]`` and the predicted
-  extractions ``p_ext[s]:p_ext[s+1]`` (``p_ext[0] == 0``); its pair table is
-  ``n_gold x n_pred`` row-major at ``pair_off[s]``;
+  extractions ``p_ext[s]:p_ext[s+1]``; its pair table is ``n_gold x n_pred``
+  row-major at ``pair_off[s]``;
 * a *group* is one independent CaRB evaluation with its own confidence thresholds
   (CaRB: one group; ROBUST: one group per sentence); sentence ``s`` writes into the
   threshold slots ``t_off[s] .. t_off[s] + t_len[s]`` of the accumulators.
 
-How each loop of the reference becomes whole-array work, with the same bits:
-
-* a multiset intersection (the reference removes the first equal word) is, per word,
-  ``min(count in gold, count in prediction)``: every segment becomes its distinct
-  ``(segment, word)`` keys with counts, and a pair of segments looks up the gold side's
-  keys in the predicted side's (:class:`SegmentWords`);
-* the matchers' early exits become masks over all (gold, predicted) pairs;
-* the greedy one-to-one matching runs for all (sentence, confidence level) problems of
-  a similar shape at once: padded matrices, one ``argmax`` per step (the first maximum
-  in row-major order, as the reference's scan), the row and column masked after;
-* float sums keep the reference's order: recall numerators are sequential row sums
-  (``cumsum``), the accumulators are added slot by slot in sentence order (one
-  vectorised add per piece), the AUC is numpy's own pairwise sum (per row of a
-  C-contiguous array, as for a single curve).
+The kernels use only what both tiers run alike: scalar loops, ``np.zeros``/``np.empty``,
+slice assignment and ``np.cumsum`` of whole numbers. Divisions are guarded (plain
+Python raises on a zero divisor where numba would not).
 """
 
 from __future__ import annotations
@@ -38,6 +31,8 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
+
+from .tiers import KernelSet
 
 
 class Mode(IntEnum):
@@ -58,7 +53,16 @@ class GoldFlag(IntEnum):
     BE_FORM = 2  #: the predicate has a form of "be" (the be-matching rule applies)
 
 
-_MAX_CELLS = 1 << 21  #: padded matrix cells per greedy-matching batch (16 MiB of float64)
+# plain ints: numba freezes module globals as compile-time constants
+_LINIENT = int(Mode.BINARY_LINIENT)
+_SIMPLE = int(Mode.SIMPLE)
+_STRICT = int(Mode.STRICT)
+_BINARY_STRICT = int(Mode.BINARY_STRICT)
+_SAID = int(GoldFlag.SAID)
+_BE_FORM = int(GoldFlag.BE_FORM)
+
+#: the loop kernels of this module and their helpers (interpreted, or compiled together)
+KERNELS = KernelSet(globals())
 
 
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -66,183 +70,174 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
 
-#: a word id's room in a ``segment * WORD_ROOM + word`` key (word ids stay below 2**32)
-WORD_ROOM = 1 << 32
+@KERNELS.helper
+def _intersect(a_tok, a_lo, a_hi, b_tok, b_lo, b_hi, used):
+    """Multiset intersection size of two token runs (reference: remove the first equal word)."""
+    n = b_hi - b_lo
+    for j in range(n):
+        used[j] = False
+    count = 0
+    for i in range(a_lo, a_hi):
+        w = a_tok[i]
+        for j in range(n):
+            if not used[j] and b_tok[b_lo + j] == w:
+                used[j] = True
+                count += 1
+                break
+    return count
 
 
-class SegmentWords:
-    """The distinct words of every segment with their counts, as sorted ``segment * WORD_ROOM + word``
-    keys (a gold side builds its own once: :attr:`triplebench.scoring.carb.engine.GoldSide.words`).
-
-    Parameters
-    ----------
-    toff, tok : ndarray of int64
-        Token ids of segment ``s``: ``tok[toff[s]:toff[s+1]]``.
-    """
-
-    def __init__(self, toff: np.ndarray, tok: np.ndarray) -> None:
-        n_seg = len(toff) - 1
-        seg = np.repeat(np.arange(n_seg, dtype=np.int64), np.diff(toff))
-        self.key, self.count = np.unique(seg * WORD_ROOM + tok, return_counts=True)
-        self.off = np.searchsorted(self.key, np.arange(n_seg + 1, dtype=np.int64) * WORD_ROOM)
-
-    def count_of(self, seg: np.ndarray, word: np.ndarray) -> np.ndarray:
-        """How often ``word`` occurs in segment ``seg`` (element-wise)."""
-        look = seg * WORD_ROOM + word
-        if not len(self.key):
-            return np.zeros(len(look), dtype=np.int64)
-        pos = np.minimum(np.searchsorted(self.key, look), len(self.key) - 1)
-        return np.where(self.key[pos] == look, self.count[pos], 0)
-
-    def overlap(self, seg: np.ndarray, other: SegmentWords, other_seg: np.ndarray, product: bool = False) -> np.ndarray:
-        """Per pair ``(seg[k], other_seg[k])``: the multiset intersection size of the two
-        segments (``product``: the number of equal (word, word) position pairs instead)."""
-        n = self.off[seg + 1] - self.off[seg]
-        query = np.repeat(np.arange(len(seg), dtype=np.int64), n)
-        at = ranges(self.off[seg], n)
-        mine = self.count[at]
-        theirs = other.count_of(other_seg[query], self.key[at] - seg[query] * WORD_ROOM)
-        both = mine * theirs if product else np.minimum(mine, theirs)
-        return np.bincount(query, weights=both, minlength=len(seg)).astype(np.int64)
+@KERNELS.helper
+def _count(tok, lo, hi, w):
+    """How often ``w`` occurs in ``tok[lo:hi]``."""
+    c = 0
+    for i in range(lo, hi):
+        if tok[i] == w:
+            c += 1
+    return c
 
 
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` as floats (the reference's ``1.0 * num / den``), 0 where ``den`` is 0."""
-    out = np.zeros(len(num))
-    np.divide(num, den, out=out, where=den != 0, casting="unsafe")
-    return out
+@KERNELS.helper
+def _ratios(prec_num, prec_den, rec_num, rec_den):
+    """``(1.0 * num / den)`` for precision and recall, 0 where a denominator is 0."""
+    prec = 0.0
+    rec = 0.0
+    if prec_den != 0:
+        prec = 1.0 * prec_num / prec_den
+    if rec_den != 0:
+        rec = 1.0 * rec_num / rec_den
+    return prec, rec
 
 
-class _Pairs:
-    """Every (gold, predicted) pair of every sentence, row-major per sentence, with its segments."""
-
-    def __init__(self, g_ext, p_ext, g_seg, g_toff, g_words, p_seg, p_toff, p_tok):
-        n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
-        sentence = np.repeat(np.arange(len(n_gold), dtype=np.int64), n_gold * n_pred)
-        local = ranges(np.zeros(len(n_gold), dtype=np.int64), n_gold * n_pred)
-        width = n_pred[sentence]
-        self.gold = g_ext[sentence] + local // np.maximum(width, 1)
-        self.pred = p_ext[sentence] + local % np.maximum(width, 1)
-        self.g0, self.p0 = g_seg[self.gold], p_seg[self.pred]
-        self.g_slots = g_seg[self.gold + 1] - self.g0 - 1
-        self.p_slots = p_seg[self.pred + 1] - self.p0 - 1
-        self.g_len, self.p_len = np.diff(g_toff), np.diff(p_toff)
-        self.g_words, self.p_words = g_words, SegmentWords(p_toff, p_tok)
-
-
-def _linient(t: _Pairs, rows: np.ndarray, swap: bool, be: np.ndarray, be_id: int) -> tuple[np.ndarray, np.ndarray]:
-    """``linient_tuple_match`` of the pairs ``rows``; ``swap`` exchanges the two predicted slots."""
-    g0, p0 = t.g0[rows], t.p0[rows]
-    m = t.g_words.overlap(g0, t.p_words, p0)
-    if be_id >= 0:
-        at = np.flatnonzero(be[rows])  # the rule needs a form of "be" in the gold predicate
-        ids = np.full(len(at), be_id, dtype=np.int64)
-        m[at] += t.p_words.count_of(p0[at], ids) > t.g_words.count_of(g0[at], ids)
-    n_gs = t.g_slots[rows]
-    ok = (m > 0) & (t.p_slots[rows] >= n_gs)  # a gold slot without a predicted one: (0, 0)
-    live = np.flatnonzero(ok)
-    here = np.repeat(live, n_gs[live])  # each live pair once per gold slot
-    i = ranges(np.zeros(len(live), dtype=np.int64), n_gs[live])  # the slot
-    gs, ps = g0[here] + 1 + i, p0[here] + 1 + ((1 - i) if swap else i)
-
-    def per_pair(values: np.ndarray) -> np.ndarray:  # sums of whole numbers: exact in any order
-        return np.bincount(here, weights=values, minlength=len(rows)).astype(np.int64)
-
-    num = m + per_pair(t.g_words.overlap(gs, t.p_words, ps))
-    p_den, r_den = t.p_len[p0] + per_pair(t.p_len[ps]), t.g_len[g0] + per_pair(t.g_len[gs])
-    return np.where(ok, _ratio(num, p_den), 0.0), np.where(ok, _ratio(num, r_den), 0.0)
+@KERNELS.helper
+def _linient(g_tok, g_toff, g0, g_nseg, be_form, p_tok, p_toff, p0, p_nseg, swap, be_id, used):
+    """``linient_tuple_match`` of a binarised pair; ``swap`` exchanges the two predicted slots."""
+    gp_lo, gp_hi = g_toff[g0], g_toff[g0 + 1]
+    pp_lo, pp_hi = p_toff[p0], p_toff[p0 + 1]
+    prec_den = pp_hi - pp_lo
+    rec_den = gp_hi - gp_lo
+    m = _intersect(g_tok, gp_lo, gp_hi, p_tok, pp_lo, pp_hi, used)
+    if be_id >= 0 and be_form and _count(p_tok, pp_lo, pp_hi, be_id) > _count(g_tok, gp_lo, gp_hi, be_id):
+        m += 1
+    if m == 0:
+        return 0.0, 0.0
+    num = m
+    for i in range(g_nseg - 1):
+        gs = g0 + 1 + i
+        rec_den += g_toff[gs + 1] - g_toff[gs]
+        if p_nseg - 1 <= i:
+            return 0.0, 0.0  # a gold slot without a predicted one
+        ps = p0 + 1 + ((1 - i) if swap else i)
+        prec_den += p_toff[ps + 1] - p_toff[ps]
+        num += _intersect(g_tok, g_toff[gs], g_toff[gs + 1], p_tok, p_toff[ps], p_toff[ps + 1], used)
+    return _ratios(num, prec_den, num, rec_den)
 
 
-def _tuple(t: _Pairs, simple: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``tuple_match`` (strict: a failed predicate or first two slots give (0, 0)) or,
-    with ``simple``, ``simple_tuple_match`` (slots compared while the prediction has them)."""
-    g0, p0 = t.g0, t.p0
-    num = t.g_words.overlap(g0, t.p_words, p0)
-    alive = np.ones(len(g0), dtype=bool) if simple else num > 0
-    going = alive.copy()
-    p_den, r_den = t.p_len[p0].copy(), t.g_len[g0].copy()
-    for i in range(int(t.g_slots.max(initial=0))):
-        inside = going & (t.g_slots > i)
-        r_den[inside] += t.g_len[g0[inside] + 1 + i]
-        missing = inside & (t.p_slots <= i)
-        if simple:
-            going &= ~missing  # break
-        elif i < 2:
-            alive &= ~missing
-        here = np.flatnonzero(inside & ~missing)
-        gs, ps = g0[here] + 1 + i, p0[here] + 1 + i
-        p_den[here] += t.p_len[ps]
-        mm = t.g_words.overlap(gs, t.p_words, ps)
-        num[here] += mm
-        if not simple and i < 2:
-            alive[here[mm == 0]] = False
-        going &= alive
-    return np.where(alive, _ratio(num, p_den), 0.0), np.where(alive, _ratio(num, r_den), 0.0)
+@KERNELS.helper
+def _tuple(g_tok, g_toff, g0, g_nseg, p_tok, p_toff, p0, p_nseg, simple, used):
+    """``tuple_match`` (strict: a failed predicate or first two slots give (0, 0)) or, with
+    ``simple``, ``simple_tuple_match`` (slots compared while the prediction has them)."""
+    gp_lo, gp_hi = g_toff[g0], g_toff[g0 + 1]
+    pp_lo, pp_hi = p_toff[p0], p_toff[p0 + 1]
+    prec_den = pp_hi - pp_lo
+    rec_den = gp_hi - gp_lo
+    num = _intersect(g_tok, gp_lo, gp_hi, p_tok, pp_lo, pp_hi, used)
+    if num == 0 and not simple:
+        return 0.0, 0.0
+    for i in range(g_nseg - 1):
+        gs = g0 + 1 + i
+        rec_den += g_toff[gs + 1] - g_toff[gs]
+        if p_nseg - 1 <= i:
+            if simple:
+                break
+            if i < 2:
+                return 0.0, 0.0
+            continue
+        ps = p0 + 1 + i
+        prec_den += p_toff[ps + 1] - p_toff[ps]
+        mm = _intersect(g_tok, g_toff[gs], g_toff[gs + 1], p_tok, p_toff[ps], p_toff[ps + 1], used)
+        if mm == 0 and i < 2 and not simple:
+            return 0.0, 0.0
+        num += mm
+    return _ratios(num, prec_den, num, rec_den)
 
 
-def pair_table(mode, be_id, g_ext, p_ext, g_seg, g_toff, g_words, g_flags, p_seg, p_toff, p_tok, p_nargs):
-    """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays, sentence
-    after sentence, each sentence's ``n_gold x n_pred`` table row-major (``pair_off`` order).
+@KERNELS.helper
+def _coverage(g_tok, g_lo, g_hi, p_tok, p_lo, p_hi):
+    """lexicalMatch / argMatch: equal (gold, predicted) position pairs / gold length > 0.5 -> (1, 1)."""
+    n = g_hi - g_lo
+    if n == 0:
+        return 0.0, 0.0
+    count = 0
+    for i in range(g_lo, g_hi):
+        w = g_tok[i]
+        for j in range(p_lo, p_hi):
+            if p_tok[j] == w:
+                count += 1
+    if count / n > 0.5:
+        return 1.0, 1.0
+    return 0.0, 0.0
+
+
+@KERNELS.kernel
+def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flags, p_seg, p_toff, p_tok, p_nargs, used):
+    """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays in
+    ``pair_off`` order (each sentence's ``n_gold x n_pred`` table row-major).
 
     ``mode`` is a :class:`Mode`, ``be_id`` the id of the word "be" (-1: no be-rule),
-    ``g_words`` the gold segments' :class:`SegmentWords`,
-    ``g_flags`` the gold extractions' :class:`GoldFlag` words and ``p_nargs`` the predicted
-    extractions' argument counts (the said-rule swaps arguments only when there are two).
+    ``g_flags`` the gold extractions' :class:`GoldFlag` words, ``p_nargs`` the predicted
+    extractions' argument counts (the said-rule swaps arguments only when there are
+    two) and ``used`` a scratch array of booleans as long as the longest predicted segment.
     """
-    t = _Pairs(g_ext, p_ext, g_seg, g_toff, g_words, p_seg, p_toff, p_tok)
-    if mode == Mode.BINARY_LINIENT:
-        flags = g_flags[t.gold]
-        be = ((flags & int(GoldFlag.BE_FORM)) != 0).astype(np.int64)
-        everything = np.arange(len(t.gold), dtype=np.int64)
-        prec, rec = _linient(t, everything, False, be, be_id)
-        said = np.flatnonzero(((flags & int(GoldFlag.SAID)) != 0) & (p_nargs[t.pred] >= 2))
-        x2, y2 = _linient(t, said, True, be, be_id)
-        won = (x2 > prec[said]) | ((x2 == prec[said]) & (y2 > rec[said]))
-        prec[said[won]], rec[said[won]] = x2[won], y2[won]
-        return prec, rec
-    if mode in (Mode.SIMPLE, Mode.STRICT, Mode.BINARY_STRICT):
-        return _tuple(t, simple=mode == Mode.SIMPLE)
-    n = t.g_len[t.g0]
-    count = t.g_words.overlap(t.g0, t.p_words, t.p0, product=True)
-    hit = np.zeros(len(n), dtype=bool)
-    np.greater(count / np.maximum(n, 1), 0.5, out=hit, where=n > 0)
-    covered = hit.astype(np.float64)
-    return covered, covered.copy()
+    prec = np.zeros(pair_off[-1])
+    rec = np.zeros(pair_off[-1])
+    for s in range(len(g_ext) - 1):
+        ng = g_ext[s + 1] - g_ext[s]
+        n_p = p_ext[s + 1] - p_ext[s]
+        for a in range(ng):
+            ge = g_ext[s] + a
+            g0 = g_seg[ge]
+            gn = g_seg[ge + 1] - g0
+            flags = g_flags[ge]
+            for b in range(n_p):
+                pe = p_ext[s] + b
+                p0 = p_seg[pe]
+                pn = p_seg[pe + 1] - p0
+                if mode == _LINIENT:
+                    be_form = (flags & _BE_FORM) != 0
+                    x, y = _linient(g_tok, g_toff, g0, gn, be_form, p_tok, p_toff, p0, pn, False, be_id, used)
+                    if (flags & _SAID) != 0 and p_nargs[pe] >= 2:
+                        x2, y2 = _linient(g_tok, g_toff, g0, gn, be_form, p_tok, p_toff, p0, pn, True, be_id, used)
+                        if x2 > x or (x2 == x and y2 > y):  # the larger [prec, rec], lexicographically
+                            x, y = x2, y2
+                elif mode == _SIMPLE:
+                    x, y = _tuple(g_tok, g_toff, g0, gn, p_tok, p_toff, p0, pn, True, used)
+                elif mode == _STRICT or mode == _BINARY_STRICT:
+                    x, y = _tuple(g_tok, g_toff, g0, gn, p_tok, p_toff, p0, pn, False, used)
+                else:
+                    x, y = _coverage(g_tok, g_toff[g0], g_toff[g0 + 1], p_tok, p_toff[p0], p_toff[p0 + 1])
+                cell = pair_off[s] + a * n_p + b
+                prec[cell] = x
+                rec[cell] = y
+    return prec, rec
 
 
-def _power_of_two(n: np.ndarray) -> np.ndarray:
-    """The smallest power of two >= ``n`` (and >= 1), element-wise."""
-    return np.left_shift(1, np.ceil(np.log2(np.maximum(n, 1))).astype(np.int64))
+@KERNELS.helper
+def _stable_order(values, lo, n):
+    """Stable ascending order of ``values[lo:lo + n]`` (insertion sort: the per-sentence loops
+    are quadratic anyway, and it compiles in a fraction of ``np.argsort``'s time)."""
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        v = values[lo + i]
+        j = i
+        while j > 0 and values[lo + order[j - 1]] > v:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return order
 
 
-def _level_sums(levels, sentence, width, n_gold, n_pred, n_sel, level_conf, p_ext, pair_off, prec, rec, p_conf):
-    """Recall and precision numerators of the given confidence levels, whose sentences all
-    fit a ``(rows, width)`` padded matrix (see :func:`sentence_pieces`)."""
-    rows = int(n_gold[sentence[levels]].max(initial=1)) if len(levels) else 1
-    s = sentence[levels]
-    ng, npr = n_gold[s][:, None, None], n_pred[s][:, None, None]
-    i = np.arange(rows)[None, :, None]
-    j = np.arange(width)[None, None, :]
-    in_pred = j < npr
-    cell = np.where((i < ng) & in_pred, pair_off[s][:, None, None] + i * npr + j, 0)
-    conf = p_conf[p_ext[s][:, None] + np.minimum(np.arange(width)[None, :], n_pred[s][:, None] - 1)]
-    chosen = (i < ng) & in_pred & (conf >= level_conf[levels][:, None])[:, None, :]
-    best = np.where(chosen, rec[cell], -np.inf).max(axis=2, initial=-np.inf)
-    recall = np.cumsum(np.where(np.arange(rows)[None, :] < n_gold[s][:, None], best, 0.0), axis=1)[:, -1]
-    left = np.where(chosen, prec[cell], -np.inf).reshape(len(levels), rows * width)
-    steps = np.minimum(n_gold[s], n_sel[levels])
-    precision = np.zeros(len(levels))
-    every = np.arange(len(levels))
-    for step in range(int(steps.max(initial=0))):
-        live = every[steps > step]
-        at = left[live].argmax(axis=1)  # the first maximum in row-major order, like the reference's scan
-        precision[live] += left[live, at]
-        grid = left.reshape(len(levels), rows, width)
-        grid[live, at // width, :] = -np.inf
-        grid[live, :, at % width] = -np.inf
-    return recall, precision
-
-
+@KERNELS.kernel
 def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     """Per sentence, its contribution to the PR accumulators as constant pieces.
 
@@ -255,92 +250,114 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     sentence's top confidence only add ``n_gold`` to the recall denominator.
 
     Returns per-sentence offsets and piece arrays (start, stop, p, pl, r, rl) with
-    start/stop relative to the sentence's group. The (sentence, confidence level) problems are matched in batches of padded matrices
-    whose sizes are powers of two, at most :data:`_MAX_CELLS` cells per batch.
+    start/stop relative to the sentence's group.
     """
-    n_gold, n_pred = np.diff(g_ext), np.diff(p_ext)
-    n_sent = len(n_gold)
-    owner = np.repeat(np.arange(n_sent, dtype=np.int64), n_pred)
-    conf = p_conf[: len(owner)]
-    order = np.lexsort((conf, owner))  # stable: within a sentence by ascending confidence
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = (owner[order][1:] != owner[order][:-1]) | (conf[order][1:] != conf[order][:-1])
-    level = order[first]  # each level's first prediction (in the stable order)
-    sentence = owner[level]
-    n_sel = p_ext[sentence + 1] - p_ext[sentence] - (np.flatnonzero(first) - p_ext[sentence])
-    stop = p_cidx[level] + 1
-    start = np.zeros(len(level), dtype=np.int64)
-    same = sentence[1:] == sentence[:-1]
-    start[1:] = np.where(same, stop[:-1], 0)
-    recall = np.zeros(len(level))
-    precision = np.zeros(len(level))
-    width = _power_of_two(n_pred[sentence])
-    for w in sorted(set(width.tolist())):  # (np.unique would import numpy.ma: 10 ms of a CLI call)
-        batch = np.flatnonzero(width == w)
-        per_batch = max(1, _MAX_CELLS // (w * max(int(n_gold[sentence[batch]].max()), 1)))
-        for k in range(0, len(batch), per_batch):
-            part = batch[k:k + per_batch]
-            recall[part], precision[part] = _level_sums(
-                part, sentence, w, n_gold, n_pred, n_sel, conf[level], p_ext, pair_off, prec, rec, conf)
-    last = np.zeros(n_sent, dtype=np.int64)
-    is_last = np.ones(len(level), dtype=bool)
-    is_last[:-1] = ~same
-    last[sentence[is_last]] = stop[is_last]
-    tail = np.flatnonzero(t_len > last)
-    kept = stop > start
-    owners = np.concatenate([sentence[kept], tail])
-    pieces = np.argsort(owners, kind="stable")  # per sentence: its levels, then its tail
-    zeros = np.zeros(len(tail))
+    n_sent = len(g_ext) - 1
+    cap = (p_ext[n_sent] - p_ext[0]) + n_sent
     pc_off = np.zeros(n_sent + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owners, minlength=n_sent), out=pc_off[1:])
-    return (pc_off,
-            np.concatenate([start[kept], last[tail]])[pieces],
-            np.concatenate([stop[kept], t_len[tail]])[pieces],
-            np.concatenate([precision[kept], zeros])[pieces],
-            np.concatenate([n_sel[kept].astype(np.float64), zeros])[pieces],
-            np.concatenate([recall[kept], zeros])[pieces],
-            np.concatenate([n_gold[sentence[kept]], n_gold[tail]]).astype(np.float64)[pieces])
+    start = np.zeros(cap, dtype=np.int64)
+    stop = np.zeros(cap, dtype=np.int64)
+    vp = np.zeros(cap)
+    vpl = np.zeros(cap)
+    vr = np.zeros(cap)
+    vrl = np.zeros(cap)
+    k = 0
+    for s in range(n_sent):
+        ng = g_ext[s + 1] - g_ext[s]
+        lo = p_ext[s]
+        n_p = p_ext[s + 1] - lo
+        base = pair_off[s]
+        order = _stable_order(p_conf, lo, n_p)
+        row_used = np.zeros(max(ng, 1), dtype=np.bool_)
+        col_used = np.zeros(max(n_p, 1), dtype=np.bool_)
+        sel = np.zeros(max(n_p, 1), dtype=np.bool_)
+        prev = 0
+        for oi in range(n_p):
+            level = p_conf[lo + order[oi]]
+            if oi > 0 and p_conf[lo + order[oi - 1]] == level:
+                continue  # a repeated confidence adds an empty range in the reference
+            c = p_cidx[lo + order[oi]]
+            n_sel = 0
+            for j in range(n_p):
+                sel[j] = p_conf[lo + j] >= level
+                if sel[j]:
+                    n_sel += 1
+            rnum = 0.0
+            for i in range(ng):
+                best = 0.0
+                first = True
+                for j in range(n_p):
+                    if sel[j]:
+                        v = rec[base + i * n_p + j]
+                        if first or v > best:
+                            best = v
+                            first = False
+                rnum += best
+            pnum = 0.0
+            row_used[:] = False
+            col_used[:] = False
+            for _ in range(min(ng, n_sel)):
+                mr = -1
+                mc = -1
+                mp = -1.0
+                for i in range(ng):
+                    if row_used[i]:
+                        continue
+                    for j in range(n_p):
+                        if sel[j] and not col_used[j]:
+                            v = prec[base + i * n_p + j]
+                            if v > mp:
+                                mp = v
+                                mr = i
+                                mc = j
+                row_used[mr] = True
+                col_used[mc] = True
+                pnum += prec[base + mr * n_p + mc]
+            if c + 1 > prev:
+                start[k] = prev
+                stop[k] = c + 1
+                vp[k] = pnum
+                vpl[k] = n_sel
+                vr[k] = rnum
+                vrl[k] = ng
+                k += 1
+            prev = c + 1
+        if t_len[s] > prev:
+            start[k] = prev
+            stop[k] = t_len[s]
+            vrl[k] = ng
+            k += 1
+        pc_off[s + 1] = k
+    return pc_off, start[:k], stop[:k], vp[:k], vpl[:k], vr[:k], vrl[:k]
 
 
-def _slot_sums(vp, vr, a, b, n_slots):
-    """Add ``vp[k]`` and ``vr[k]`` to slots ``a[k]:b[k]`` in the order of ``k`` (zeros skipped).
-
-    Where no two pieces share a slot (ROBUST: one problem per sentence) each slot has one
-    addend, set in one scatter; else one vectorised add per piece keeps every slot's sum
-    in sentence order.
-    """
-    p, r = np.zeros(n_slots), np.zeros(n_slots)
-    live = np.flatnonzero((vp != 0.0) | (vr != 0.0))
-    lo, hi = a[live], b[live]
-    by_start = np.argsort(lo, kind="stable")
-    if np.all(lo[by_start][1:] >= hi[by_start][:-1]):
-        lengths = hi - lo
-        cells = ranges(lo, lengths)
-        p[cells], r[cells] = np.repeat(vp[live], lengths), np.repeat(vr[live], lengths)
-        return p, r
-    for x, y, i, j in zip(vp[live].tolist(), vr[live].tolist(), lo.tolist(), hi.tolist()):
-        if x != 0.0:
-            p[i:j] += x
-        if y != 0.0:
-            r[i:j] += y
-    return p, r
-
-
+@KERNELS.kernel
 def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
     """Add the pieces sentence by sentence, slot by slot (the reference's summation order).
 
-    The precision/recall numerators are float sums, added slot by slot in sentence
-    order like the reference (adding 0.0 changes nothing, so zero pieces are skipped).
-    The denominators are whole numbers, exact in any order: difference arrays.
+    The precision/recall numerators are float sums, so each piece is added to its
+    slots in sentence order, as in the reference (adding 0.0 changes nothing, so zero
+    pieces are skipped). The denominators are whole numbers, exact in any order: a
+    difference array.
     """
-    owner = np.repeat(np.arange(len(pc_off) - 1, dtype=np.int64), np.diff(pc_off))
-    a, b = t_off[owner] + start, t_off[owner] + stop
-
-    def counts(v):  # exact in any order: whole numbers
-        return np.cumsum(np.bincount(a, v, n_slots + 1) - np.bincount(b, v, n_slots + 1))[:n_slots]
-
-    p, r = _slot_sums(vp, vr, a, b, n_slots)
-    return p, counts(vpl), r, counts(vrl)
+    p = np.zeros(n_slots)
+    r = np.zeros(n_slots)
+    dpl = np.zeros(n_slots + 1)
+    drl = np.zeros(n_slots + 1)
+    for s in range(len(pc_off) - 1):
+        off = t_off[s]
+        for k in range(pc_off[s], pc_off[s + 1]):
+            a = off + start[k]
+            b = off + stop[k]
+            dpl[a] += vpl[k]
+            dpl[b] -= vpl[k]
+            drl[a] += vrl[k]
+            drl[b] -= vrl[k]
+            if vp[k] != 0.0:
+                p[a:b] += vp[k]
+            if vr[k] != 0.0:
+                r[a:b] += vr[k]
+    return p, np.cumsum(dpl)[:n_slots], r, np.cumsum(drl)[:n_slots]
 
 
 def summaries(p, pl, r, rl):

@@ -47,7 +47,7 @@ from ..errors import CoverageError, InputError
 from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
-from .carb.engine import Encoder, Extractions, GoldSide, evaluate
+from .carb.engine import Encoder, Extractions, GoldSide, check_tier, evaluate
 from .inputs import prediction_input
 from .result import Coverage, Result
 from .significance import SummedUnits, with_intervals
@@ -364,6 +364,7 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
         Gold cliques or sentences without predictions (unless ``allow_partial``).
     """
     opts = validate(OPTIONS, options)
+    check_tier()
     result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 

@@ -6,8 +6,9 @@ the pair score of every (gold, predicted) extraction of a sentence, the
 row; precision: greedy one-to-one matching by precision), precision/recall/F1 at
 every distinct confidence, the optimal-F1 point and the AUC with the point
 (recall 0, precision 1) appended. One engine (:mod:`.engine`) serves CaRB, its
-binary mode and ROBUST; hot loops are vectorised numpy kernels
-(:mod:`triplebench.kernels.carb`; bootstrap: :mod:`triplebench.kernels.carb_bootstrap`).
+binary mode and ROBUST; hot loops are loop kernels that run interpreted for a one-shot
+score and compiled by numba once a process scores on (:mod:`triplebench.kernels.carb`,
+:mod:`triplebench.kernels.tiers`; bootstrap: :mod:`triplebench.kernels.carb_bootstrap`).
 
 Matchers (``matcher=``; the reference CLI flag in brackets):
 
@@ -81,7 +82,7 @@ from ...metric_spec import MetricSpec
 from ...options import COMMON, Option, validate
 from ..result import Result
 from ..significance import with_intervals
-from .engine import PREPOSITIONS, CarbUnits, normalize_key
+from .engine import PREPOSITIONS, CarbUnits, check_tier, normalize_key
 from .scorer import FORMATS, MATCHERS, CarbResult, CarbScorer, scorer
 
 __all__ = [
@@ -153,6 +154,7 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
         raise InputError.option("matcher", "predMatch", "a matcher other than predMatch (it needs NLTK's English "
                                 "stop-word corpus and is not offered)")
     opts = validate(OPTIONS, options)
+    check_tier()
     for name in ("split", "matcher", "binary"):
         if opts[name] is None:
             raise InputError.option(name, None, "a value")

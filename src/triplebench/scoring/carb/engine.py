@@ -1,4 +1,4 @@
-"""The one CaRB engine: columnar extractions -> token ids -> numpy kernels -> accumulators.
+"""The one CaRB engine: columnar extractions -> token ids -> loop kernels -> accumulators.
 
 CaRB, its binary mode and ROBUST all go through :func:`evaluate`. An evaluation is a
 set of independent *problems* (CaRB: one; ROBUST: one per clique sentence), each
@@ -14,12 +14,14 @@ import re
 import string
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain, count
 
 import numpy as np
 
+from ...errors import InputError
 from ...kernels import carb as K
+from ...kernels import tiers
 from ...kernels.carb import GoldFlag, Mode
 from ..significance import UnitStatistics
 
@@ -334,15 +336,6 @@ class GoldSide:
     ext: np.ndarray
     problem: np.ndarray
     encoded: Encoded
-    _words: K.SegmentWords | None = field(default=None, init=False, repr=False)
-
-    @property
-    def words(self) -> K.SegmentWords:
-        """The distinct words of every gold segment, built on first use and kept (a scorer
-        evaluates many predictions against one gold side)."""
-        if self._words is None:
-            self._words = K.SegmentWords(self.encoded.toff, self.encoded.tok)
-        return self._words
 
 
 @dataclass
@@ -408,6 +401,20 @@ class Evaluation:
                 "confidence": self.thresholds[a:b][order].tolist()}
 
 
+def check_tier() -> None:
+    """Refuse a bad :data:`~triplebench.kernels.tiers.TIER_VARIABLE` before anything is read.
+
+    Raises
+    ------
+    InputError
+        Naming the variable and its accepted values (CLI: exit 2).
+    """
+    try:
+        tiers.pinned_tier()
+    except ValueError as error:
+        raise InputError(None, None, str(error), field=tiers.TIER_VARIABLE) from None
+
+
 def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.ndarray, pred_problem: np.ndarray,
              n_problems: int) -> Evaluation:
     """Score predictions against gold: pair table, greedy matching, accumulation.
@@ -447,17 +454,31 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     take = matched.tolist()
     p_enc = encoder.encode([pred.predicate[i] for i in take], [pred.arguments[i] for i in take], gold=False)
     g_enc = gold.encoded
-    pair_off = _offsets(np.diff(gold.ext) * np.diff(p_ext))
+    n_gold_of, n_pred_of = np.diff(gold.ext), np.diff(p_ext)
+    pair_off = _offsets(n_gold_of * n_pred_of)
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
+    used = np.zeros(int(np.diff(p_enc.toff).max(initial=0)) + 1, dtype=bool)  # the pair table's scratch
     prec, rec = K.pair_table(
-        int(encoder.mode), be_id, gold.ext, p_ext,
-        g_enc.seg, g_enc.toff, gold.words, g_enc.flags, p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs,
-    )
+        int(encoder.mode), be_id, gold.ext, p_ext, pair_off, g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags,
+        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs, used, work=_work(n_gold_of, n_pred_of))
     t_len = np.diff(t_off)
     pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
                                        cidx[matched], t_len[gold.problem]))
     p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds))
     return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
+
+
+def _work(n_gold: np.ndarray, n_pred: np.ndarray) -> int:
+    """An estimate of the kernels' inner-loop steps, for the tier rule (it compiles first above
+    :data:`~triplebench.kernels.tiers.COMPILE_ABOVE_WORK`): a pair compares a few short token
+    runs (~:data:`STEPS_PER_PAIR`); the greedy matching scans the selected cells once per pick
+    and confidence level (at most ``n_pred`` levels and ``min(n_gold, n_pred)`` picks)."""
+    g, p = n_gold.astype(np.float64), n_pred.astype(np.float64)
+    return int(min(STEPS_PER_PAIR * (g * p).sum() + (p * p * g * np.minimum(g, p)).sum(), 2.0**62))
+
+
+#: inner-loop steps of one pair comparison, on average (token runs of a few words)
+STEPS_PER_PAIR = 32
 
 
 #: resamples whose accumulators are held at once (4 x this x thresholds floats)
