@@ -96,3 +96,16 @@ def test_a_bad_tier_value_is_refused_before_anything_is_read(monkeypatch, tmp_pa
 
     with pytest.raises(InputError, match="TRIPLEBENCH_KERNELS"):
         robust.score(tmp_path / "missing.json", gold=tmp_path / "missing.json")
+
+
+def test_only_an_outsized_call_compiles_before_it_runs():
+    """Published outputs estimate 0.4-1.1M steps (a one-shot score stays interpreted); one
+    sentence with 5,000 predictions would take minutes interpreted and compiles first."""
+    import numpy as np
+
+    from triplebench.scoring.carb import engine
+
+    typical = engine._work(np.full(641, 4), np.full(641, 6))
+    assert typical < tiers.COMPILE_ABOVE_WORK
+    assert engine._work(np.array([5]), np.array([5000])) > tiers.COMPILE_ABOVE_WORK
+    assert engine._work(np.array([10**6]), np.array([10**6])) == 2**62  # capped, not an overflow
