@@ -77,7 +77,6 @@ class KernelSet:
         self._kernels: dict[str, Callable] = {}
         self._dispatchers: dict[str, Callable] = {}
         self._lock = threading.Lock()
-        self._compiled_helpers: list[Callable] = []
         self.interpreted_seconds = 0.0
         self.compiled = False
 
@@ -148,9 +147,10 @@ class KernelSet:
             for name in self._helpers:  # numba resolves a kernel's globals when it compiles it
                 space[name] = jit(self._namespace[name])
             self._dispatchers = {name: jit(function) for name, function in self._kernels.items()}
-            self._compiled_helpers = [space[name] for name in self._helpers]
             self.compiled = True
 
     def dispatchers(self) -> list[Any]:
-        """The numba dispatchers (empty until :meth:`compile`), e.g. for what the warm-up compiled."""
-        return [*self._dispatchers.values(), *self._compiled_helpers]
+        """The kernels' numba dispatchers (empty until :meth:`compile`), e.g. for what the warm-up
+        compiled. Not the helpers': they are compiled into the kernels (and a kernel loaded from
+        numba's cache never calls its helpers' dispatchers)."""
+        return list(self._dispatchers.values())
