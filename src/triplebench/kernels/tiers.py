@@ -31,7 +31,7 @@ import numpy as np
 
 #: interpreted kernel time after which a process compiles (the cost of a cached compile)
 COMPILE_AFTER_SECONDS = 0.5
-#: estimated inner-loop steps above which one call compiles first (~1 s interpreted)
+#: estimated inner-loop steps above which one call compiles first (~0.7 s interpreted)
 COMPILE_ABOVE_WORK = 5_000_000
 #: the environment variable that pins a tier: ``interpreted``, ``compiled`` or ``auto``
 TIER_VARIABLE = "TRIPLEBENCH_KERNELS"
@@ -60,8 +60,8 @@ class KernelSet:
     Parameters
     ----------
     namespace : dict
-        The module's globals (``globals()``): compiling rebinds its helpers to their
-        numba dispatchers, so that the compiled kernels call compiled helpers.
+        The module's globals (``globals()``): the interpreted kernels run in it, the
+        compiled ones in a copy whose helpers are numba dispatchers (:meth:`compile`).
 
     Attributes
     ----------
@@ -97,7 +97,6 @@ class KernelSet:
             return self.run(function.__name__, args, work)
 
         run.__name__, run.__qualname__, run.__doc__ = function.__name__, function.__qualname__, function.__doc__
-        run.interpreted = function
         return run
 
     def run(self, name: str, args: tuple, work: int = 0) -> Any:
