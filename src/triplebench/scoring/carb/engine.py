@@ -468,6 +468,10 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
 
 
+#: inner-loop steps of one pair comparison, on average (token runs of a few words)
+STEPS_PER_PAIR = 32
+
+
 def _work(n_gold: np.ndarray, n_pred: np.ndarray) -> int:
     """An estimate of the kernels' inner-loop steps, for the tier rule (it compiles first above
     :data:`~triplebench.kernels.tiers.COMPILE_ABOVE_WORK`): a pair compares a few short token
@@ -475,10 +479,6 @@ def _work(n_gold: np.ndarray, n_pred: np.ndarray) -> int:
     and confidence level (at most ``n_pred`` levels and ``min(n_gold, n_pred)`` picks)."""
     g, p = n_gold.astype(np.float64), n_pred.astype(np.float64)
     return int(min(STEPS_PER_PAIR * (g * p).sum() + (p * p * g * np.minimum(g, p)).sum(), 2.0**62))
-
-
-#: inner-loop steps of one pair comparison, on average (token runs of a few words)
-STEPS_PER_PAIR = 32
 
 
 #: resamples whose accumulators are held at once (4 x this x thresholds floats)
