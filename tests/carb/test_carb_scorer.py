@@ -148,6 +148,26 @@ def test_defined_behaviour_of_odd_extractions(tmp_path):
     assert math.inf in res.details["curve"]["confidence"]
 
 
+def test_input_counts_equal_their_definitions_on_random_extractions():
+    """Duplicates (hash buckets, then an exact check), empty predicates (``""`` or whitespace
+    only) and argument-less rows, against the plain definitions; rows that differ only in how
+    the same words split into arguments, or only in their sentence, are not duplicates."""
+    from triplebench.scoring.carb.engine import Extractions
+    from triplebench.scoring.carb.scorer import _input_counts
+
+    rng = random.Random(7)
+    pieces = ["a", "b", "a b", "", " ", "\u3000", "b c", "c"]
+    for _ in range(200):
+        n = rng.randint(1, 40)
+        rows = [(rng.choice(["S1 .", "S2 ."]), rng.choice(pieces), [rng.choice(pieces) for _ in range(rng.randint(0, 3))])
+                for _ in range(n)]
+        ext = Extractions([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], np.zeros(n))
+        counts = _input_counts(ext)
+        assert counts["duplicate_extractions"] == n - len({(s, p, tuple(a)) for s, p, a in rows})
+        assert counts["empty_predicates"] == sum(not p.strip() for _, p, _ in rows)
+        assert counts["no_arguments"] == sum(not a for _, _, a in rows)
+
+
 @pytest.mark.parametrize(
     "record, field",
     [

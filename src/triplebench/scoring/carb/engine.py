@@ -15,7 +15,7 @@ import string
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, count
+from itertools import chain, count, filterfalse
 
 import numpy as np
 
@@ -151,16 +151,10 @@ class Grouping:
         raw_id = np.fromiter(map(index.__getitem__, sentences), dtype=np.int64, count=len(sentences))
         per_raw = np.bincount(raw_id, minlength=len(index))
         keys = list(map(_KEYS.__getitem__, index))  # normalize_key, without a Python call per sentence
-        winner: dict[str, int] = {}
-        collisions = dropped = 0
-        for i, key in enumerate(keys):
-            if key in winner:
-                collisions += 1
-                dropped += int(per_raw[winner[key]])
-            winner[key] = i
+        winner = dict(zip(keys, count()))  # key -> its last raw sentence
         kept = np.zeros(len(keys), dtype=bool)
         kept[list(winner.values())] = True
-        return cls(raw_id, keys, kept, per_raw, collisions, dropped)
+        return cls(raw_id, keys, kept, per_raw, len(keys) - len(winner), int(per_raw[~kept].sum()))
 
     def winners(self) -> dict[str, int]:
         """Key -> index of the raw sentence that survives."""
@@ -248,13 +242,14 @@ class Encoder:
 
     def _learn(self, texts: Sequence[str]) -> None:
         """Tokenise the segment texts not seen before (the mode's word split) into the pool."""
-        distinct = dict.fromkeys(texts)
-        if len(self._row) + len(distinct) > MAX_REMEMBERED_TEXTS:
-            self._forget()  # before choosing what is new: every text of this call must stay known
         row = self._row
-        new = [t for t in distinct if t not in row]
+        new = list(dict.fromkeys(filterfalse(row.__contains__, texts)))
         if not new:
             return
+        if len(row) + len(new) > MAX_REMEMBERED_TEXTS:
+            self._forget()  # every text of this call must stay known: all of them are new now
+            row = self._row
+            new = list(dict.fromkeys(texts))
         word_id = self.ids.__getitem__
         if self.mode == Mode.LEXICAL:  # the reference splits on single spaces (empty words count)
             pieces = [t.split(" ") for t in new]
@@ -452,7 +447,8 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     n_gold = len(gold.keys)
     p_ext = _offsets(np.bincount(pred_gold[matched], minlength=n_gold))
     take = matched.tolist()
-    p_enc = encoder.encode([pred.predicate[i] for i in take], [pred.arguments[i] for i in take], gold=False)
+    p_enc = encoder.encode(list(map(pred.predicate.__getitem__, take)), list(map(pred.arguments.__getitem__, take)),
+                           gold=False)
     g_enc = gold.encoded
     n_gold_of, n_pred_of = np.diff(gold.ext), np.diff(p_ext)
     pair_off = _offsets(n_gold_of * n_pred_of)

@@ -182,7 +182,18 @@ def _from_table(table: Any, source: str) -> Extractions:
     for name in ("sentence", "predicate"):
         if not pa.types.is_string(values[name].type) and not pa.types.is_large_string(values[name].type):
             raise InputError(source, None, f"expected strings, got {values[name].type}", field=name)
-    sentence = values["sentence"].to_pylist()
-    if any(not s for s in sentence):
+    sentence = _shared_strings(values["sentence"])
+    if "" in sentence:
         raise InputError(source, sentence.index("") + 1, "empty sentence", field="sentence")
     return Extractions(sentence, values["predicate"].to_pylist(), values["arguments"].to_pylist(), conf)
+
+
+def _shared_strings(column: Any) -> list[str]:
+    """A string column as a list holding one object per distinct string, as the file readers
+    intern sentences: grouping then hashes each sentence once, not once per extraction
+    (the Arrow input was ~1.3x slower than records without it)."""
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column).combine_chunks()
+    distinct = encoded.dictionary.to_pylist()
+    return list(map(distinct.__getitem__, encoded.indices.to_numpy(zero_copy_only=False).tolist()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import unicodedata
 from functools import lru_cache
-from itertools import count, repeat
+from itertools import compress, count, filterfalse, repeat
 from os import PathLike
 from typing import Any
 
@@ -164,8 +164,7 @@ class CarbScorer:
         loaded = load(predictions, fmt)
         ext = loaded.extractions.binarized() if self.binary else loaded.extractions
         grouping = Grouping.of(ext.sentence)
-        kept_keys = [grouping.keys[i] for i in np.flatnonzero(grouping.kept).tolist()]
-        outside = [k for k in kept_keys if k not in self.split_keys]
+        outside = list(filterfalse(self.split_keys.__contains__, compress(grouping.keys, grouping.kept.tolist())))
         warnings = self._check_coverage(loaded, grouping, outside, allow_partial)
         raw_gold = np.fromiter(map(self.gold_index.get, grouping.keys, repeat(-1)), dtype=np.int64,
                                count=len(grouping.keys))
@@ -181,8 +180,7 @@ class CarbScorer:
             return []
         total = int(grouping.kept.sum())
         if self.gold.source == "dataset" and len(outside) < total:
-            corpus = corpus_keys()
-            unknown = [k for k in outside if k not in corpus]
+            unknown = list(filterfalse(corpus_keys().__contains__, outside))
         else:
             unknown = outside
         cause = f"predicted sentences not in the {self.split} split" + (
@@ -280,15 +278,30 @@ def _closest(text: str, sentences: list[str]) -> str:
 
 
 def _input_counts(ext: Extractions) -> dict[str, int]:
-    """Duplicates (one pass over the rows), empty predicates, no arguments, infinite confidences."""
-    distinct = set(zip(ext.sentence, ext.predicate, map(tuple, ext.arguments)))
+    """Duplicates, empty predicates, no arguments, infinite confidences (C-level passes)."""
     return {
         "input_extractions": len(ext),
-        "duplicate_extractions": len(ext) - len(distinct),
-        "empty_predicates": len(ext) - sum(map(bool, map(str.strip, ext.predicate))),
-        "no_arguments": sum(1 for a in ext.arguments if not a),
+        "duplicate_extractions": _duplicates(ext),
+        # a predicate is empty when stripping leaves nothing: "" or whitespace only (str.isspace)
+        "empty_predicates": ext.predicate.count("") + sum(map(str.isspace, ext.predicate)),
+        "no_arguments": ext.arguments.count([]),  # arguments are lists (Extractions)
         "infinite_confidences": int(np.isinf(ext.confidence).sum()),
     }
+
+
+def _duplicates(ext: Extractions) -> int:
+    """Extractions equal to an earlier one (sentence, predicate and arguments).
+
+    Rows are bucketed by the hash of the three; rows alone in their bucket are distinct from
+    every other, so only rows sharing a hash are compared exactly.
+    """
+    rows = zip(ext.sentence, ext.predicate, map(tuple, ext.arguments))
+    hashes = np.fromiter(map(hash, rows), dtype=np.int64, count=len(ext))
+    ordered = np.sort(hashes)
+    repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+    candidates = np.flatnonzero(np.isin(hashes, repeated)).tolist() if len(repeated) else []
+    exact = {(ext.sentence[i], ext.predicate[i], tuple(ext.arguments[i])) for i in candidates}
+    return len(candidates) - len(exact)
 
 
 _SCORERS: dict[tuple[str, str, bool], CarbScorer] = {}
