@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import datasets
 import pytest
 
@@ -158,6 +160,23 @@ def test_a_bad_confidence_deep_in_a_file_names_its_line(tmp_path, fmt_name, line
     with pytest.raises(InputError, match=message) as err:
         fmt.read_predictions(path, fmt_name)
     assert err.value.line == 30 + bool(head) and err.value.field == "confidence"
+
+
+def test_a_column_of_plain_decimal_characters_reads_as_each_cell_alone():
+    """The confidence column's shortcut for plain decimal characters (no pattern) accepts and
+    refuses exactly what the one-cell check does, and names the same line."""
+    rng = random.Random(3)
+    for _ in range(2000):
+        cells = ["".join(rng.choice("0123456789.+-eE") for _ in range(rng.randint(0, 5))) for _ in range(3)]
+        lines = [4, 5, 6]
+        try:
+            expected = [fmt.parse_confidence(cell, "p.txt", line) for cell, line in zip(cells, lines)]
+        except InputError as error:
+            with pytest.raises(InputError) as err:
+                fmt._confidences(cells, lines, "p.txt")
+            assert (err.value.line, err.value.field) == (error.line, "confidence")
+        else:
+            assert fmt._confidences(cells, lines, "p.txt") == expected
 
 
 @pytest.mark.parametrize("fmt_name", ["tabbed", "openie4", "clausie", "props", "jsonl"])

@@ -160,12 +160,23 @@ def parse_confidence(value: object, source, line: int | None, text: bool = True)
 _NUMBERS = re.compile(rf"(?:{_NUMBER.pattern}\n)*+{_NUMBER.pattern}", re.IGNORECASE)
 
 
+#: deletes the characters of plain decimals; a column of nothing else (no spaces, inf or nan)
+#: needs no pattern: among these characters ``float`` accepts exactly :data:`_NUMBER`'s decimals
+_DECIMAL_CHARACTERS = str.maketrans("", "", "0123456789.+-eE\n")
+
+
 def _confidences(cells: list, lines: list[int], source) -> list[float]:
     """The confidence column as numbers: text cells are checked in one pass over the joined
     column (the first bad cell is then found line by line, for its message); numbers (JSON
     Lines, allennlp) were checked by their reader. NaN is an error naming its line."""
     if set(map(type, cells)) == {str}:
-        if _NUMBERS.fullmatch("\n".join(cells)):
+        joined = "\n".join(cells)
+        if not joined.translate(_DECIMAL_CHARACTERS):  # plain decimals only (the usual column): no NaN either
+            try:
+                return list(map(float, cells))
+            except ValueError:
+                pass  # a malformed cell ("1.2.3", ""): named by the line-by-line check below
+        if _NUMBERS.fullmatch(joined):
             numbers = list(map(float, cells))
         else:
             numbers = [parse_confidence(cell, source, line) for cell, line in zip(cells, lines)]
