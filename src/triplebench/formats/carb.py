@@ -188,9 +188,9 @@ def _confidences(cells: list, lines: list[int], source) -> list[float]:
     return numbers
 
 
-def _need(data: list[str], count: int, source, line: int, what: str) -> None:
-    if len(data) < count:
-        raise InputError(source, line, f"expected at least {count} tab-separated columns ({what}), got {len(data)}")
+def _too_few(data: list[str], count: int, source, line: int, what: str) -> InputError:
+    """The error of a line with fewer than ``count`` columns (``what``: the columns expected)."""
+    return InputError(source, line, f"expected at least {count} tab-separated columns ({what}), got {len(data)}")
 
 
 def _span_text(cell: str, source, line: int, field_name: str) -> str:
@@ -202,21 +202,30 @@ def _span_text(cell: str, source, line: int, field_name: str) -> str:
     return cell[start + 1 : end]
 
 
+def _numbered(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every line of the file (``lines``: already decoded), all counted
+    into the report at once."""
+    lines = lines if lines is not None else decode_lines(path)
+    report.lines += len(lines)
+    return enumerate(lines, start=1)
+
+
 def _cells(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[int, list[str]]]:
     """(line number, tab-separated cells) of every non-blank stripped line; blank lines are
     counted as skipped."""
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
-        if not raw.strip():
+    for number, raw in _numbered(path, report, lines):
+        stripped = raw.strip()
+        if not stripped:
             report.skip("blank line")
             continue
-        yield number, raw.strip().split("\t")
+        yield number, stripped.split("\t")
 
 
 def read_tabbed(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """Extractions of the tabbed format: sentence, confidence, predicate, arguments..."""
     for number, data in _cells(path, report, lines):
-        _need(data, 3, path, number, "sentence, confidence, predicate, arguments...")
+        if len(data) < 3:
+            raise _too_few(data, 3, path, number, "sentence, confidence, predicate, arguments...")
         yield intern(data[0]), data[1], data[2], data[3:], number
 
 
@@ -227,13 +236,13 @@ def _read_openie(path, report: ReadReport, lines: list[str] | None, version: int
     non-empty context is prepended to arg1 unless arg1 + relation already starts with it.
     """
     args_name = "arg2" if version == 4 else "args"
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
+    for number, raw in _numbered(path, report, lines):
         data = raw.strip().split("\t")
         if len(data) >= 5 and not all(data[2:5]):
             report.skip("empty argument or relation column")
             continue
-        _need(data, 6, path, number, f"confidence, context, arg1, relation, {args_name}, sentence")
+        if len(data) < 6:
+            raise _too_few(data, 6, path, number, f"confidence, context, arg1, relation, {args_name}, sentence")
         arg1 = _span_text(data[2], path, number, "arg1")
         rel = _span_text(data[3], path, number, "relation")
         if version == 4:
@@ -260,8 +269,7 @@ def read_openie5(path, report: ReadReport, lines: list[str] | None = None) -> It
 def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """Extractions of ClausIE's output: a sentence line, then its quoted (subject, relation, argument) lines."""
     text = None
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
+    for number, raw in _numbered(path, report, lines):
         data = raw.strip().split("\t")
         if len(data) == 1:
             text = intern(data[0])
@@ -276,17 +284,18 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
 def read_props(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """Extractions of PropS's output: confidence, sentence, relation, role/argument pairs."""
     for number, data in _cells(path, report, lines):
-        _need(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
+        if len(data) < 3:
+            raise _too_few(data, 3, path, number, "confidence, sentence, relation, role/argument pairs...")
         yield intern(data[1]), data[0], data[2], data[4::2], number
 
 
 def _read_13_columns(path, report: ReadReport, lines: list[str] | None, layout: str) -> Iterator[tuple]:
     """ReVerb and Stanford OpenIE share one layout: arg1, rel, arg2 in columns 3-5,
     confidence in column 12 and the sentence in column 13."""
-    for number, raw in enumerate(lines if lines is not None else decode_lines(path), start=1):
-        report.lines += 1
+    for number, raw in _numbered(path, report, lines):
         data = raw.strip().split("\t")
-        _need(data, 13, path, number, layout)
+        if len(data) < 13:
+            raise _too_few(data, 13, path, number, layout)
         yield intern(data[12]), data[11], data[3], [data[2], data[4]], number
 
 
@@ -297,14 +306,13 @@ def read_reverb(path, report: ReadReport, lines: list[str] | None = None) -> Ite
 
 def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """Extractions of OLLIE's output (confidence: extraction lines, each followed by its sentence)."""
-    all_lines = lines if lines is not None else decode_lines(path)
-    for number, raw in enumerate(all_lines, start=1):
-        report.lines += 1
+    for number, raw in _numbered(path, report, lines):
         if number == 1:
             report.skip("header line")
             continue
         data = raw.strip().split("\t")
-        _need(data, 7, path, number, "confidence, arg1, rel, arg2, enabler, attribution, sentence")
+        if len(data) < 7:
+            raise _too_few(data, 7, path, number, "confidence, arg1, rel, arg2, enabler, attribution, sentence")
         yield intern(data[6]), data[0], data[2], [data[1], data[3]], number
 
 
@@ -342,7 +350,8 @@ def _between(text: str, opening: str, closing: str) -> str:
 def read_allennlp(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
     """The allennlp format (OpenIE6 and successors); see the module docstring."""
     for number, data in _cells(path, report, lines):
-        _need(data, 3, path, number, "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence")
+        if len(data) < 3:
+            raise _too_few(data, 3, path, number, "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence")
         conf = parse_confidence(data[2], path, number)
         arg1, rel, arg2 = (_between(data[1], a, b) for a, b in _TAGS)
         if not (arg1 or rel or arg2):
