@@ -35,6 +35,21 @@ def doubled_sum(values):
     return total
 
 
+def _which_body_loop(out):
+    out[0] = 2.0  # differs from its interpreted body only so that the test can tell which ran
+
+
+@TOY.helper(compiled=_which_body_loop)
+def _which_body(out):
+    out[0] = 1.0
+
+
+@TOY.kernel
+def which_body(out):
+    _which_body(out)
+    return out[0]
+
+
 @pytest.mark.parametrize(("split", "system"), OUTPUTS)
 def test_both_tiers_give_the_same_bits_on_a_published_output(built, monkeypatch, split, system):
     path = upstream_file("dair-iitd/CaRB", f"system_outputs/{split}/{system}_output.txt")
@@ -110,3 +125,15 @@ def test_only_an_outsized_call_compiles_before_it_runs():
     assert typical < tiers.COMPILE_ABOVE_WORK
     assert engine._work(np.array([5]), np.array([5000])) > tiers.COMPILE_ABOVE_WORK
     assert engine._work(np.array([10**6]), np.array([10**6])) == 2**62  # capped, not an overflow
+
+
+def test_a_helper_with_a_compiled_body_runs_it_only_compiled(monkeypatch):
+    import numpy as np
+
+    _fresh_toy(monkeypatch, "interpreted")
+    assert which_body(np.zeros(1)) == 1.0
+    monkeypatch.setenv(tiers.TIER_VARIABLE, "compiled")
+    assert which_body(np.zeros(1)) == 2.0
+    out = np.zeros(1)
+    _which_body(out)
+    assert out[0] == 1.0  # the module keeps its interpreted body

@@ -74,15 +74,25 @@ class KernelSet:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self._namespace = namespace
         self._helpers: list[str] = []
+        self._compiled_bodies: dict[str, Callable] = {}
         self._kernels: dict[str, Callable] = {}
         self._dispatchers: dict[str, Callable] = {}
         self._lock = threading.Lock()
         self.interpreted_seconds = 0.0
         self.compiled = False
 
-    def helper(self, function: Callable) -> Callable:
-        """Register a function the kernels call (returned unchanged)."""
+    def helper(self, function: Callable | None = None, *, compiled: Callable | None = None) -> Callable:
+        """Register a function the kernels call (returned unchanged).
+
+        Used bare (``@KERNELS.helper``) or with ``compiled``, a function with the same
+        arguments and the same effect, bit for bit, whose body the compiled tier runs
+        instead: an explicit loop, where the interpreter is fast only with numpy slicing.
+        """
+        if function is None:
+            return lambda f: self.helper(f, compiled=compiled)
         self._helpers.append(function.__name__)
+        if compiled is not None:
+            self._compiled_bodies[function.__name__] = compiled
         return function
 
     def kernel(self, function: Callable) -> Callable:
@@ -144,7 +154,7 @@ class KernelSet:
                 return njit(cache=True, error_model="numpy")(own)
 
             for name in self._helpers:  # numba resolves a kernel's globals when it compiles it
-                space[name] = jit(self._namespace[name])
+                space[name] = jit(self._compiled_bodies.get(name, self._namespace[name]))
             self._dispatchers = {name: jit(function) for name, function in self._kernels.items()}
             self.compiled = True
 
