@@ -15,7 +15,8 @@ import string
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, count, filterfalse
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import itemgetter
 
 import numpy as np
 
@@ -194,6 +195,8 @@ class _Vocabulary(dict):
         return found
 
 
+_AFTER_FIRST = itemgetter(slice(1, None))
+
 #: distinct segment texts an encoder remembers before it starts afresh (its vocabulary stays)
 MAX_REMEMBERED_TEXTS = 1_000_000
 
@@ -227,18 +230,29 @@ class Encoder:
         self._start = self._len = self._pool = np.zeros(0, dtype=np.int64)
         self._used = 0
 
-    def _segment_texts(self, predicates: Sequence[str], arguments: Sequence[list[str]]) -> list[tuple[str, ...]]:
-        """Per extraction, the texts of the segments the mode compares."""
-        mode, join, pairs = self.mode, " ".join, zip(predicates, arguments)
-        if mode in (Mode.BINARY_LINIENT, Mode.BINARY_STRICT):
-            return [(p, a[0], join(a[1:])) if len(a) >= 2 else (p, *a) for p, a in pairs]
-        if mode == Mode.SIMPLE:
-            return [(p, a[0], join(a[1:])) if a else (p,) for p, a in pairs]
-        if mode == Mode.STRICT:
-            return [(p, *a) for p, a in pairs]
-        if mode == Mode.LEXICAL:
-            return [(join([p, *a]),) for p, a in pairs]
-        return [(join(a),) for _, a in pairs]  # argMatch
+    def _segment_texts(self, predicates: Sequence[str], arguments: Sequence[list[str]],
+                       nargs: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The texts of the segments the mode compares, extraction after extraction, and the
+        number of segments of each extraction (``nargs``: its argument counts).
+
+        Built column by column (C-level passes): the binary and simple modes lay out three
+        slots per extraction (predicate, first argument, the others joined) and keep the
+        slots the extraction has.
+        """
+        mode, join = self.mode, " ".join
+        if mode in (Mode.BINARY_LINIENT, Mode.BINARY_STRICT, Mode.SIMPLE):
+            first = map(next, map(iter, arguments), repeat(""))
+            rest = map(join, map(_AFTER_FIRST, arguments))
+            slots = np.ones((len(nargs), 3), dtype=bool)  # binary: (p, a0, rest) / (p, a0) / (p,)
+            slots[:, 1] = nargs >= 1
+            slots[:, 2] = nargs >= (1 if mode == Mode.SIMPLE else 2)  # simple: (p, a0, rest) / (p,)
+            texts = list(compress(chain.from_iterable(zip(predicates, first, rest)), slots.ravel().tolist()))
+            return texts, slots.sum(axis=1)
+        if mode == Mode.STRICT:  # (p, *arguments)
+            return list(chain.from_iterable(map(chain, zip(predicates), arguments))), nargs + 1
+        if mode == Mode.LEXICAL:  # the predicate and arguments joined
+            return list(map(join, map(chain, zip(predicates), arguments))), np.ones(len(nargs), dtype=np.int64)
+        return list(map(join, arguments)), np.ones(len(nargs), dtype=np.int64)  # argMatch: the arguments joined
 
     def _learn(self, texts: Sequence[str]) -> None:
         """Tokenise the segment texts not seen before (the mode's word split) into the pool."""
@@ -268,21 +282,20 @@ class Encoder:
 
     def encode(self, predicates: Sequence[str], arguments: Sequence[list[str]], gold: bool) -> Encoded:
         """Encode extractions (``gold``: also compute the :class:`GoldFlag` words)."""
-        per_ext = self._segment_texts(predicates, arguments)
-        texts = list(chain.from_iterable(per_ext))
+        nargs = np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments))
+        texts, n_seg = self._segment_texts(predicates, arguments, nargs)
         with self._lock:
             self._learn(texts)
             rows = np.fromiter(map(self._row.__getitem__, texts), dtype=np.int64, count=len(texts))
             seg_len = self._len[rows]
             tok = self._pool[K.ranges(self._start[rows], seg_len)]
-        n_seg = np.fromiter(map(len, per_ext), dtype=np.int64, count=len(per_ext))
         flags = _gold_flags(predicates) if gold else np.zeros(len(predicates), dtype=np.int64)
         return Encoded(
             seg=_offsets(n_seg),
             toff=_offsets(seg_len),
             tok=tok,
             flags=flags,
-            nargs=np.fromiter(map(len, arguments), dtype=np.int64, count=len(arguments)),
+            nargs=nargs,
         )
 
 
