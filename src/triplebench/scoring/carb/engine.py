@@ -195,6 +195,7 @@ class _Vocabulary(dict):
         return found
 
 
+#: an extraction's arguments after the first (the binary modes' last segment, joined)
 _AFTER_FIRST = itemgetter(slice(1, None))
 
 #: distinct segment texts an encoder remembers before it starts afresh (its vocabulary stays)
