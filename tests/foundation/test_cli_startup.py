@@ -42,13 +42,14 @@ def test_a_score_command_imports_no_release_code_and_no_numba_probes(tmp_path, a
 
 
 def test_a_carb_score_runs_without_numba(built, tmp_path) -> None:
-    """A one-shot CaRB point estimate runs its matching kernels interpreted: numba is not even imported."""
+    """A one-shot CaRB point estimate runs its matching kernels interpreted: numba is not even imported,
+    nor numpy.ma (np.unique / np.isin import it: ~10 ms of every CLI call)."""
     code = ("import sys; from triplebench.scoring import carb; from conftest import upstream_file; "
             "r = carb.score(upstream_file('dair-iitd/CaRB', 'system_outputs/test/openie4_output.txt'), fmt='openie4'); "
-            "print(r['f1'] > 0, 'numba' in sys.modules)")
+            "print(r['f1'] > 0, 'numba' in sys.modules, 'numpy.ma' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1]), "TRIPLEBENCH_KERNELS": "auto"})
-    assert done.stdout.split() == ["True", "False"]
+    assert done.stdout.split() == ["True", "False", "False"]
 
 
 def test_a_numba_config_file_keeps_numba_reading_it(tmp_path) -> None:
