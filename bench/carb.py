@@ -21,6 +21,9 @@ Rows (issue 13's table; medians):
 8. peak RSS of one `triplebench score carb` process on a large file (the OpenIE-4 output
    repeated 40 times, ~126 MB), against the file's size.
 
+``--phases`` adds where rows 1 and 2 spend their time (each phase summed over the four
+systems, per pass): what a faster implementation of either row would have to move.
+
 When ``TRIPLEBENCH_CARB_REFERENCE`` names a checkout of dair-iitd/CaRB, rows 1-4 also time
 the reference on the same files in the same run, with ``TRIPLEBENCH_REFERENCE_PYTHON`` (an
 interpreter with the reference's requirements: docopt, scikit-learn, ipdb, nltk with its
@@ -123,6 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--no-cli", action="store_true", help="skip the process timings (row 4)")
+    parser.add_argument("--phases", action="store_true", help="also time the phases of rows 1 and 2")
     args = parser.parse_args()
 
     import pyarrow as pa
@@ -181,6 +185,9 @@ def main() -> None:
           + ratio(ref, "parsed", interpreted))
     print(f"2. four systems read from files + scored: {t['read'] * 1e3:.0f} ms" + ratio(ref, "read", t["read"]))
     print(f"3. gold load + encoding (JSON cache on disk): {t['gold'] * 1e3:.1f} ms" + ratio(ref, "gold", t["gold"]))
+    if args.phases:
+        print_phases("1", workloads["parsed"], args.repeat)
+        print_phases("2", workloads["read"], args.repeat)
 
     if not args.no_cli:
         exe = str(ROOT / ".venv/bin/triplebench")
@@ -240,6 +247,58 @@ def main() -> None:
     print(f"7. peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     if not args.no_cli:
         large_file_memory(paths["OpenIE-4"])
+
+
+#: (module, attribute, label) of the phases ``--phases`` times; the calls go through these
+#: module attributes, so a wrapper put there sees every one of them
+PHASES = (
+    ("triplebench.formats.carb", "decode_lines", "read: decode + line split"),
+    ("triplebench.formats.carb", "_confidences", "read: confidence column"),
+    ("triplebench.scoring.carb.scorer", "load", "input -> columns (records: gathers and type checks; "
+                                                "files: all of reading, the two above included)"),
+    ("triplebench.scoring.carb.engine", "Grouping.of", "grouping by sentence key"),
+    ("triplebench.scoring.carb.engine", "Encoder.encode", "segment texts -> token ids"),
+    ("triplebench.kernels.carb", "pair_table", "kernel: pair table"),
+    ("triplebench.kernels.carb", "sentence_pieces", "kernel: greedy matching per sentence"),
+    ("triplebench.kernels.carb", "accumulate", "kernel: accumulation"),
+    ("triplebench.scoring.carb.scorer", "_input_counts", "input counts (duplicates, empty, ...)"),
+    ("triplebench.scoring.carb.scorer", "CarbScorer.score", "total"),
+)
+
+
+def print_phases(row: str, workload, repeat: int) -> None:
+    """Time ``workload`` with a timer around each of :data:`PHASES`; print per-pass sums."""
+    import importlib
+
+    spent: dict[str, float] = {}
+    restore = []
+    for module_name, attribute, label in PHASES:
+        owner = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        original = owner.__dict__[name]
+        function = getattr(owner, name)
+
+        def timer(*a, _function=function, _label=label, **k):
+            t = time.perf_counter()
+            try:
+                return _function(*a, **k)
+            finally:
+                spent[_label] = spent.get(_label, 0.0) + time.perf_counter() - t
+
+        setattr(owner, name, staticmethod(timer) if isinstance(original, classmethod) else timer)
+        restore.append((owner, name, original))
+    try:
+        for _ in range(repeat):
+            workload()
+    finally:
+        for owner, name, original in restore:
+            setattr(owner, name, original)
+    print(f"   row {row} by phase (ms per pass, four systems):")
+    for _, _, label in PHASES:
+        if label in spent:
+            print(f"     {spent[label] / repeat * 1e3:7.2f}  {label}")
 
 
 # The CLI in a child that reports its own peak RSS (KiB) on its last stderr line.
