@@ -252,7 +252,8 @@ def test_an_encoder_that_forgets_its_texts_encodes_the_same(monkeypatch):
 
 def test_an_encoder_learning_call_after_call_gives_every_text_its_own_words():
     """The token pool grows with spare room across calls (and is copied when full): each
-    text's tokens stay its own words, whatever was learnt before or after it."""
+    text's tokens stay its own words (in ascending id order, as the kernels merge them),
+    whatever was learnt before or after it."""
     from triplebench.scoring.carb.engine import Encoder, Mode
 
     rng = np.random.default_rng(3)
@@ -262,16 +263,13 @@ def test_an_encoder_learning_call_after_call_gives_every_text_its_own_words():
         preds = [" ".join(f"w{k}" for k in rng.integers(0, 50, rng.integers(1, 6))) for _ in range(size)]
         args = [[f"a{k}", f"b{k} c{k}"] for k in rng.integers(0, 30, size)]
         encoded = encoder.encode(preds, args, gold=False)
-        names = {i: w for w, i in encoder.ids.items()}
         texts = [t for p, a in zip(preds, args) for t in (p, *a)]
-        got = [[names[i] for i in encoded.tok[a:b]] for a, b in zip(encoded.toff[:-1], encoded.toff[1:])]
-        assert got == [t.split() for t in texts]
+        got = [encoded.tok[a:b].tolist() for a, b in zip(encoded.toff[:-1], encoded.toff[1:])]
+        assert got == [sorted(map(encoder.ids.__getitem__, t.split())) for t in texts]
         words.update(zip(texts, got))
     everything = list(words)
     again = encoder.encode(everything, [[] for _ in everything], gold=False)  # all known: read back from the pool
-    names = {i: w for w, i in encoder.ids.items()}
-    assert [[names[i] for i in again.tok[a:b]] for a, b in zip(again.toff[:-1], again.toff[1:])] == \
-        [t.split() for t in everything]
+    assert [again.tok[a:b].tolist() for a, b in zip(again.toff[:-1], again.toff[1:])] == list(words.values())
 
 
 def test_resampling_batch_sizes_do_not_change_a_bit(built, monkeypatch):

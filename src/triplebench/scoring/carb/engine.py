@@ -173,7 +173,7 @@ class Encoded:
     toff : ndarray of int64
         Token ids of segment ``s``: ``tok[toff[s]:toff[s+1]]``.
     tok : ndarray of int64
-        Token ids (the encoder's vocabulary).
+        Token ids (the encoder's vocabulary); each segment's in ascending order.
     flags : ndarray of int64
         Per extraction, its :class:`GoldFlag` bits (0 for predictions).
     nargs : ndarray of int64
@@ -208,7 +208,7 @@ class Encoder:
     An extraction becomes the segments its mode compares (binary modes: predicate,
     first argument, the other arguments joined), each segment the ids of its words.
     Segment texts are tokenised once per encoder into a token pool (each distinct text
-    a row: its start and length), new ones in one batch (``" ".join(texts).split()`` is
+    a row: its start and length, its ids sorted), new ones in one batch (``" ".join(texts).split()`` is
     the concatenation of each ``text.split()``); encoding is then one dict look-up per
     segment and array gathers, with no Python loop per word.
 
@@ -274,6 +274,9 @@ class Encoder:
             pieces = list(map(str.split, new))
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(new))
         ids = np.fromiter(map(word_id, chain.from_iterable(pieces)), dtype=np.int64, count=int(lengths.sum()))
+        # each text's ids in ascending order (the kernels merge runs): one sort by (text, id)
+        text_base = np.repeat(np.arange(len(new), dtype=np.int64) * len(self.ids), lengths)
+        ids = np.sort(text_base + ids) - text_base
         rows = len(row)
         self._start = _appended(self._start, rows, self._used + _offsets(lengths)[:-1])
         self._len = _appended(self._len, rows, lengths)
@@ -467,10 +470,9 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     n_gold_of, n_pred_of = np.diff(gold.ext), np.diff(p_ext)
     pair_off = _offsets(n_gold_of * n_pred_of)
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
-    used = np.zeros(int(np.diff(p_enc.toff).max(initial=0)) + 1, dtype=bool)  # the pair table's scratch
     prec, rec = K.pair_table(
         int(encoder.mode), be_id, gold.ext, p_ext, pair_off, g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags,
-        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs, used, work=_work(n_gold_of, n_pred_of))
+        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs, work=_work(n_gold_of, n_pred_of))
     t_len = np.diff(t_off)
     pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
                                        cidx[matched], t_len[gold.problem]))
