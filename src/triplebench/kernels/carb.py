@@ -2,7 +2,7 @@
 
 The matching is three loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
 :func:`accumulate_intervals`) written once and run in two tiers (:mod:`.tiers`): interpreted,
-so a one-shot score compiles nothing (numba's JIT of these loops takes ~6 s), and
+so a one-shot score compiles nothing (numba's JIT of these loops takes ~4 s), and
 compiled by numba once a process has spent :data:`.tiers.COMPILE_AFTER_SECONDS`
 interpreting them (then ~20x faster: 7 against 149 ms for the four published test
 systems), for training loops and `compare`. Both tiers give the same bits: integer

@@ -208,9 +208,9 @@ class Encoder:
     An extraction becomes the segments its mode compares (binary modes: predicate,
     first argument, the other arguments joined), each segment the ids of its words.
     Segment texts are tokenised once per encoder into a token pool (each distinct text
-    a row: its start and length, its ids sorted), new ones in one batch (``" ".join(texts).split()`` is
-    the concatenation of each ``text.split()``); encoding is then one dict look-up per
-    segment and array gathers, with no Python loop per word.
+    a row: its start and length, its ids sorted), new ones in one batch
+    (``" ".join(texts).split()`` is the concatenation of each ``text.split()``); encoding
+    is then one dict look-up per segment and array gathers, with no Python loop per word.
 
     A scorer's encoder is shared by every score of the process, threads included: an
     encoding holds the encoder's lock, since a text's pool row and its tokens are written
