@@ -202,12 +202,16 @@ def _span_text(cell: str, source, line: int, field_name: str) -> str:
     return cell[start + 1 : end]
 
 
-def _numbered(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[int, str]]:
-    """(line number, line) of every line of the file (``lines``: already decoded), all counted
-    into the report at once."""
+def _lines(path, report: ReadReport, lines: list[str] | None) -> list[str]:
+    """Every line of the file (``lines``: already decoded), all counted into the report at once."""
     lines = lines if lines is not None else decode_lines(path)
     report.lines += len(lines)
-    return enumerate(lines, start=1)
+    return lines
+
+
+def _numbered(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every line of the file (see :func:`_lines`)."""
+    return enumerate(_lines(path, report, lines), start=1)
 
 
 def _cells(path, report: ReadReport, lines: list[str] | None) -> Iterator[tuple[int, list[str]]]:
@@ -325,8 +329,7 @@ def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iter
     """JSON Lines, one prediction record per line (``schemas/carb/prediction.schema.json``)."""
     from ..schemas import check_record
 
-    lines = lines if lines is not None else decode_lines(path)
-    report.lines += len(lines)
+    lines = _lines(path, report, lines)
     for raw in lines:
         if not raw.strip():
             report.skip("blank line")
