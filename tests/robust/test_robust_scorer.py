@@ -271,17 +271,6 @@ def test_examples_score_themselves_perfectly(built, project_root):
     assert res["robust_f1"] == 1.0 and res["carb_f1"] == 1.0
 
 
-def test_cliques_config_needs_the_optional_annotations(built, project_root):
-    if (project_root / "datasets" / "robust" / "data" / "cliques").exists():
-        # annotations provided: the paper's counts (1,272 cliques, 4,971 sentences, 16,191 extractions)
-        rows = datasets.load_dataset(str(project_root / "datasets" / "robust"), "cliques", split="test")
-        assert len(rows) == 1272
-        assert sum(1 + len(r["paraphrases"]) for r in rows) == 4971
-        return
-    with pytest.raises(InputError, match="optional source"):
-        robust.score([{"clique_id": 0, "sentence": "x", "predicate": "p", "arguments": []}])
-
-
 def test_cli_scores_and_compares_with_a_gold_file(tmp_path, capsys):
     from triplebench.cli.main import main
 

@@ -9,8 +9,11 @@ line must name a sentence of the sentence file.
 
 ``systems``: one row per (system, sentence) of each published output under
 ``system_outputs/<split>/``, parsed by the format reader of that system
-(``triplebench.formats.carb``), sentences in order of first appearance. OLLIE and
-Stanford (test) are optional sources and only built when provided.
+(``triplebench.formats.carb``), sentences in order of first appearance. CaRB's own
+OLLIE and Stanford test outputs are too large for the mirror: the same outputs in the
+tabbed format, pinned from ``gabrielStanovsky/supervised-oie``, stand in for them
+(:data:`STAND_INS`; the OLLIE one gives CaRB's committed ``dump/OllIE.dat`` curve at
+every threshold). CaRB's originals, given as optional sources, are used instead.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ CONFIGS = (
         "systems",
         schema="carb/systems",
         splits=("dev", "test"),
-        description=("published system outputs (OpenIE-4/5, ClausIE, PropS, ReVerb; OLLIE/Stanford when provided): "
+        description=("published system outputs (OpenIE-4/5, ClausIE, PropS, ReVerb, OLLIE, Stanford): "
                      "a system's extractions with confidences for one sentence"),
     ),
 )
@@ -60,11 +63,20 @@ def gold_rows(raw: RawDir, split: str) -> list[dict]:
     return rows
 
 
+#: (system, split) -> (format, path below raw/carb/) of a pinned stand-in for CaRB's own output
+STAND_INS = {
+    ("OLLIE", "test"): ("tabbed", "supervised-oie/systems_output/ollie_tabbed.txt"),
+    ("Stanford", "test"): ("tabbed", "supervised-oie/systems_output/stanford_tabbed.txt"),
+}
+
+
 def system_rows(raw: RawDir, split: str) -> list[dict]:
     """One record per extraction of the published system outputs of a split."""
     rows = []
     for system, (form, template) in fmt.SYSTEM_FILES.items():
         relpath = template.format(split=split)
+        if not raw.has(relpath) and (system, split) in STAND_INS:
+            form, relpath = STAND_INS[system, split]
         if not raw.has(relpath):
             continue
         records, _ = fmt.read_predictions(raw.path(relpath), form)

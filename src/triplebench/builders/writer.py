@@ -63,6 +63,7 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
     specs: dict[str, ConfigSpec] = {spec.name: spec for spec in module.CONFIGS}
     raw = RawDir(raw_root)
     missing = raw.manifest.get("missing", [])
+    provided = frozenset(f["optional"] for f in raw.manifest.get("files", []) if f.get("optional"))
     card = dataset_root / "README.md"
     check_card(card, benchmark)  # fail before anything is written
     target = dataset_root / "data"
@@ -94,5 +95,5 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    update_card(card, benchmark, list(specs.values()), built, load_pins(benchmark), missing)
+    update_card(card, benchmark, list(specs.values()), built, load_pins(benchmark), missing, provided)
     return built

@@ -35,30 +35,36 @@ and paired tests over cliques (:mod:`triplebench.scoring.significance`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from functools import cached_property
 from itertools import pairwise
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import CoverageError, InputError
+from ..errors import CoverageError, InputError, shorten
+from ..formats.carb import FORMATS as CARB_FORMATS
+from ..formats.robust import clique_sentences
 from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
-from .carb.engine import Encoder, Extractions, GoldSide, check_tier, evaluate
+from .carb.engine import Encoder, Extractions, GoldSide, check_tier, evaluate, normalize_key
 from .inputs import prediction_input
 from .result import Coverage, Result
 from .significance import SummedUnits, with_intervals
 
 BENCHMARK = "robust"
-FORMATS = ("unified", "flat")
+#: CaRB's sentence-keyed file formats, read by CaRB's readers (an OpenIE system run over the ROBUST sentences)
+SENTENCE_FORMATS = tuple(f for f in CARB_FORMATS if f != "jsonl")
+FORMATS = ("unified", "flat", *SENTENCE_FORMATS)
 VARIANCE_BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)
 METRICS = tuple(f"{kind}_{m}" for kind in ("robust", "carb") for m in ("auc", "precision", "recall", "f1"))
 
 OPTIONS: tuple[Option, ...] = (
-    Option("fmt", "choice", None, "prediction format [default: flat for .jsonl files and flat records, else unified]",
+    Option("fmt", "choice", None, "prediction format [default: flat for .jsonl files and flat records, else unified; "
+           "CaRB's file formats for an OpenIE system's output over the ROBUST sentences]",
            choices=FORMATS, flags=("--format",)),
     *COMMON,
 )
@@ -68,34 +74,76 @@ OPTIONS: tuple[Option, ...] = (
 
 
 def load_gold(gold: Any = None) -> list[dict]:
-    """Canonical gold cliques: the built ``cliques`` config, a unified JSON file, or a list."""
+    """Canonical gold cliques: the built ``cliques`` config, a unified JSON file, or a list.
+
+    Parameters
+    ----------
+    gold : path, list or None
+        A unified JSON file, a list of unified-JSON cliques or of canonical cliques
+        (``schemas/robust/clique.schema.json``), or ``None`` for the built ``cliques``.
+
+    Returns
+    -------
+    list of dict
+        Canonical cliques.
+
+    Raises
+    ------
+    InputError
+        A gold that is neither (naming the clique and field), or no built data.
+    """
     from ..formats.robust import parse_unified, read_unified
+    from ..schemas import validate_records
 
     if gold is None:
         from ..data import load_records
 
-        try:
-            return load_records(BENCHMARK, "cliques", "test")
-        except Exception as exc:  # not built: the annotations are an optional source
-            raise InputError(
-                "datasets/robust", None,
-                "the ROBUST cliques are not built (the authors' annotations are an optional source: set "
-                "optional_sources.robust_annotations in params.yaml and run dvc repro), or pass --gold / gold=<unified JSON>",
-            ) from exc
+        return load_records(BENCHMARK, "cliques", "test")
     if isinstance(gold, (str, PathLike)):
         return read_unified(gold)
+    if isinstance(gold, (dict, bytes, bytearray)) or not isinstance(gold, Iterable):
+        raise InputError("<gold>", None, f"expected a path or a list of cliques, got {type(gold).__name__}")
     gold = list(gold)
     if gold and isinstance(gold[0], dict) and "ori_sent" in gold[0]:
         return parse_unified(gold, "<gold>")
+    validate_records("robust/clique", gold, "<gold>")
     return gold
 
 
-def _read(predictions: Any, fmt: str | None) -> tuple[str, str, list]:
-    """-> (source, "unified" | "flat", canonical cliques or flat records)."""
+class _Placed(NamedTuple):
+    """Predictions as engine columns, each with its problem (clique sentence), and what was given."""
+
+    extractions: Extractions
+    problem: np.ndarray
+    given: np.ndarray  # per problem: the predictions speak for this sentence
+    warnings: list[str]
+    outside: int  # predicted sentences not in the gold, dropped (allow_partial)
+
+
+def _confidence(value: Any, source: str, number: int) -> float:
+    """A record's confidence as a float (-1, the reference's, when absent)."""
+    if value is None:
+        return -1.0
+    try:
+        out = float(value)
+    except OverflowError:
+        raise InputError(source, number, f"number too large for a float: {shorten(value)}", field="confidence") from None
+    if out != out:
+        raise InputError(source, number, "NaN is not a confidence", field="confidence")
+    return out
+
+
+def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any]:
+    """-> (source, kind, data): kind is unified (cliques), flat or grouped (records), or sentences (CaRB columns)."""
     from ..formats.robust import parse_unified
     from ..formats.text import iter_jsonl, parse_json, read_text
     from ..schemas import validate_records
 
+    if fmt in SENTENCE_FORMATS:
+        from .carb.predictions import load
+
+        loaded = load(predictions, fmt)
+        return loaded.source, "sentences", loaded.extractions
     found = prediction_input(predictions)
     source = found.source
     if found.kind == "path":
@@ -108,20 +156,16 @@ def _read(predictions: Any, fmt: str | None) -> tuple[str, str, list]:
         rows = found.rows()
     if not isinstance(rows, list) or not rows:
         raise InputError(source, None, "expected a non-empty list of cliques (unified JSON) or of flat records")
+    first = rows[0]
     if fmt is None:
-        fmt = "unified" if isinstance(rows[0], dict) and "ori_sent" in rows[0] else "flat"
+        fmt = "unified" if isinstance(first, dict) and "ori_sent" in first else "flat"
     if fmt == "unified":
         return source, fmt, parse_unified(rows, source)
+    if isinstance(first, dict) and "extractions" in first:
+        validate_records("robust/prediction_grouped", rows, source)
+        return source, "grouped", rows
     validate_records("robust/prediction_flat", rows, source)
     return source, fmt, rows
-
-
-def _sentences(clique: dict) -> dict[str, list]:
-    """The reference's ``sample`` dict: original first, then paraphrases (same text: last wins)."""
-    sample: dict[str, list] = {clique["original"]["sentence"]: clique["original"]["extractions"]}
-    for para in clique["paraphrases"]:
-        sample[para["sentence"]] = para["extractions"]
-    return sample
 
 
 # -- scoring ------------------------------------------------------------------------------------
@@ -141,12 +185,14 @@ class RobustScorer:
     def __init__(self, gold: Any = None, name: str | None = None) -> None:
         if isinstance(gold, (str, PathLike)):
             name = Path(gold).name
-        self.gold_source = "dataset" if gold is None else "custom" if name is None else f"custom:{name}"
         self.gold = load_gold(gold)
         if not self.gold:
             raise InputError("<gold>", None, "no gold cliques")
-        self.samples = [_sentences(c) for c in self.gold]
-        self.by_ori = {c["original"]["sentence"]: i for i, c in enumerate(self.gold)}
+        if gold is not None:
+            self.gold_source = "custom" if name is None else f"custom:{name}"
+        else:  # the built cliques: from the pinned files, or the authors' JSON given as an override
+            self.gold_source = "dataset" if self.gold[0].get("source", "llm4ie") == "llm4ie" else "authors"
+        self.samples = [clique_sentences(c) for c in self.gold]
         self.by_id = {int(c["clique_id"]): i for i, c in enumerate(self.gold)}
         self.problem_of = [{s: k for k, s in enumerate(sample)} for sample in self.samples]
         self.first = np.cumsum([0] + [len(s) for s in self.samples]).astype(np.int64)
@@ -163,42 +209,121 @@ class RobustScorer:
             fields["partial"] = True
         return make_signature(BENCHMARK, **fields)
 
-    def _predicted(self, source: str, kind: str, data: list) -> tuple[Extractions, np.ndarray, np.ndarray]:
+    @cached_property
+    def _by_text(self) -> dict[str, int]:
+        """Sentence text -> its problem (every clique's sentences; a text in two cliques maps to -1)."""
+        found: dict[str, int] = {}
+        for i, positions in enumerate(self.problem_of):
+            for text, k in positions.items():
+                found[text] = -1 if text in found else int(self.first[i] + k)
+        return found
+
+    @cached_property
+    def _by_key(self) -> dict[str, int]:
+        """CaRB's sentence key (:func:`~.carb.engine.normalize_key`) -> problem, for CaRB's file formats."""
+        found: dict[str, int] = {}
+        for text, problem in self._by_text.items():
+            key = normalize_key(text)
+            found[key] = -1 if key in found and found[key] != problem else problem
+        return found
+
+    def _clique_of(self, problem: int) -> int:
+        return int(np.searchsorted(self.first, problem, side="right") - 1)
+
+    def _place_texts(self, source: str, texts: list[str], keyed: bool, allow_partial: bool) -> tuple[np.ndarray, int]:
+        """Each text's problem (-1: outside the gold, dropped under ``allow_partial``) and the count outside.
+
+        A text is placed by its exact sentence; with ``keyed`` (CaRB's readers) a text that is none
+        is placed by CaRB's sentence key when that names one sentence (paraphrases may differ from
+        their original only in spacing, so the key alone can be ambiguous).
+        """
+        exact, by_key = self._by_text, self._by_key if keyed else {}
+        problems = np.fromiter((exact[t] if t in exact else by_key.get(normalize_key(t), -2) if keyed else -2
+                                for t in texts), dtype=np.int64, count=len(texts))
+        ambiguous = np.flatnonzero(problems == -1)
+        if len(ambiguous):
+            text = texts[int(ambiguous[0])]
+            raise InputError(source, int(ambiguous[0]) + 1, f"sentence in more than one gold clique: {text[:80]!r}; "
+                             "key the predictions by clique (unified JSON, or flat records with clique_id)", field="sentence")
+        outside = problems == -2
+        unknown = list(dict.fromkeys(t for t, o in zip(texts, outside) if o))
+        if unknown and not allow_partial:
+            from .carb.scorer import _closest
+
+            closest = _closest(unknown[0], list(self._by_text))
+            raise CoverageError(source, "predicted sentences not in ROBUST", len(unknown), len(set(texts)),
+                                f"the first one, {unknown[0][:80]!r}, is closest to the ROBUST sentence {closest[:80]!r}")
+        problems[outside] = -1
+        return problems, len(unknown)
+
+    def _predicted(self, source: str, kind: str, data: Any, allow_partial: bool) -> _Placed:
         """Predictions as columns with their problem (clique sentence), and which sentences were given."""
-        sentence, predicate, arguments, conf, problem = [], [], [], [], []
-        given = np.zeros(int(self.first[-1]), dtype=bool)
+        from ..formats.robust import place_unified
 
-        def add(i: int, sent: str, ext: dict, default: float) -> None:
+        n_problems = int(self.first[-1])
+        given = np.zeros(n_problems, dtype=bool)
+        warnings: list[str] = []
+        if kind == "sentences":  # an OpenIE system's file: a sentence without lines had no extraction
+            ext: Extractions = data
+            problem, outside = self._place_texts(source, ext.sentence, True, allow_partial)
+            given[:] = True
+            keep = np.flatnonzero(problem >= 0)
+            if len(keep) < len(ext):
+                ext = Extractions([ext.sentence[i] for i in keep], [ext.predicate[i] for i in keep],
+                                  [ext.arguments[i] for i in keep], ext.confidence[keep])
+                problem = problem[keep]
+            silent = n_problems - len(np.unique(problem))
+            if silent:
+                warnings.append(f"{silent} of {n_problems} ROBUST sentences have no extraction in {source} "
+                                "(scored as predicting nothing)")
+            return _Placed(ext, problem, given, warnings, outside)
+        sentence, predicate, arguments, conf, problem_list = [], [], [], [], []
+
+        def add(p: int, sent: str, extraction: dict, confidence: float) -> None:
             sentence.append(sent)
-            predicate.append(ext["predicate"])
-            arguments.append(list(ext["arguments"]))
-            conf.append(float(ext.get("confidence", default)))
-            problem.append(self.first[i] + self.problem_of[i][sent])
+            predicate.append(extraction["predicate"])
+            arguments.append(list(extraction["arguments"]))
+            conf.append(confidence)
+            problem_list.append(p)
 
-        if kind == "unified":
-            for clique in data:
-                number, ori = clique["clique_id"] + 1, clique["original"]["sentence"]
-                if ori not in self.by_ori:
-                    raise InputError(source, number, f"original sentence not in the gold: {ori[:80]!r}", field="ori_sent")
-                i = self.by_ori[ori]
-                for sent, exts in _sentences(clique).items():
-                    if sent not in self.problem_of[i]:
-                        raise InputError(source, number, f"sentence not in gold clique {i}: {sent[:80]!r}", field="paraphrases")
-                    given[self.first[i] + self.problem_of[i][sent]] = True
-                    for ext in exts:
-                        add(i, sent, ext, -1.0)
+        outside = 0
+        if kind == "unified":  # the reference: a clique's sentences are the ones it lists
+            for i, k, sent, exts in place_unified(data, self.gold, source):
+                p = int(self.first[i] + k)
+                given[p] = True
+                for extraction in exts:
+                    add(p, sent, extraction, -1.0)
         else:
-            for number, rec in enumerate(data, start=1):
-                cid = int(rec["clique_id"])
-                if cid not in self.by_id:
-                    raise InputError(source, number, f"unknown clique id {cid}", field="clique_id")
-                i = self.by_id[cid]
-                if rec["sentence"] not in self.problem_of[i]:
-                    raise InputError(source, number, f"sentence not in clique {cid}: {rec['sentence'][:80]!r}", field="sentence")
+            records = data if kind == "flat" else [
+                {**row, **extraction, "_row": number}
+                for number, row in enumerate(data, start=1) for extraction in (row["extractions"] or [{}])]
+            keyed = [r for r in records if r.get("clique_id") is None]
+            placed_by_text = {}
+            if keyed:
+                problems, outside = self._place_texts(source, [r["sentence"] for r in keyed], False, allow_partial)
+                placed_by_text = {id(r): int(p) for r, p in zip(keyed, problems)}
+            for number, rec in enumerate(records, start=1):
+                number = rec.get("_row", number)
+                if rec.get("clique_id") is None:
+                    p = placed_by_text[id(rec)]
+                    if p < 0:
+                        continue
+                    i = self._clique_of(p)
+                else:
+                    cid = int(rec["clique_id"])
+                    if cid not in self.by_id:
+                        raise InputError(source, number, f"unknown clique id {cid}", field="clique_id")
+                    i = self.by_id[cid]
+                    k = self.problem_of[i].get(rec["sentence"])
+                    if k is None:
+                        raise InputError(source, number, f"sentence not in clique {cid}: {rec['sentence'][:80]!r}",
+                                         field="sentence")
+                    p = int(self.first[i] + k)
                 given[self.first[i]: self.first[i + 1]] = True  # flat: a clique's other sentences predicted nothing
-                add(i, rec["sentence"], rec, -1.0)
+                if "predicate" in rec:
+                    add(p, rec["sentence"], rec, _confidence(rec.get("confidence"), source, number))
         ext = Extractions(sentence, predicate, arguments, np.asarray(conf, dtype=np.float64))
-        return ext, np.asarray(problem, dtype=np.int64), given
+        return _Placed(ext, np.asarray(problem_list, dtype=np.int64), given, warnings, outside)
 
     @cached_property
     def _gold_side(self) -> tuple[Encoder, GoldSide, np.ndarray]:
@@ -231,11 +356,14 @@ class RobustScorer:
     def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> Result:
         """Score ``predictions`` (see :func:`score`)."""
         source, kind, data = _read(predictions, fmt)
-        ext, problem, given = self._predicted(source, kind, data)
+        placed = self._predicted(source, kind, data, allow_partial)
+        ext, problem, given = placed.extractions, placed.problem, placed.given
         n_cliques, n_sentences = len(self.samples), int(self.first[-1])
         clique_given = np.array([given[self.first[i]: self.first[i + 1]].any() for i in range(n_cliques)])
         missing_sentences = int((~given).sum())
-        warnings = []
+        warnings = list(placed.warnings)
+        if placed.outside:
+            warnings.append(f"{placed.outside} predicted sentences not in ROBUST were dropped (allow_partial)")
         if missing_sentences:
             cause = "gold cliques have no predictions" if not clique_given.all() else \
                 "clique sentences are missing from the predictions"
@@ -268,7 +396,9 @@ class RobustScorer:
             stats = np.array(rows)
             units = SummedUnits("clique", [str(self.gold[i]["clique_id"]) for i in np.flatnonzero(clique_given)],
                                 stats, METRICS, _finish)
-            scores = dict(zip(METRICS, (float(v) for v in _finish(stats.sum(axis=0, keepdims=True))[0])))
+            # column by column, contiguous: numpy's pairwise sum, the reference's ``scores[:, j].mean()`` bits
+            sums = np.ascontiguousarray(stats.T).sum(axis=1)[None, :]
+            scores = dict(zip(METRICS, (float(v) for v in _finish(sums)[0])))
         else:  # allow_partial and nothing predicted: nothing could be measured
             units, scores = None, dict.fromkeys(METRICS)
         hist, _ = np.histogram(variance, bins=VARIANCE_BINS)
@@ -276,7 +406,7 @@ class RobustScorer:
         counts = {
             "cliques": n_cliques, "sentences": n_sentences,
             "missing_cliques": int((~clique_given).sum()), "missing_sentences": missing_sentences,
-            "predicted_extractions": len(ext),
+            "predicted_extractions": len(ext), "sentences_outside": placed.outside,
         }
         return Result(
             BENCHMARK, self.signature(allow_partial), scores,

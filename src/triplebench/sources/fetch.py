@@ -127,15 +127,17 @@ def fetch(
     staging = staging_directory(dest)
     try:
         for pin in pins.files:
-            target = staging / pin.path
+            target = staging / pin.local_path
             target.parent.mkdir(parents=True, exist_ok=True)
             origin = _fetch_pin(pin, mirror, target)
             report.files.append(
-                {"path": pin.path, "repo": pin.repo, "commit": pin.commit, "sha256": pin.sha256, "size": pin.size, "origin": origin}
+                {"path": pin.local_path, "repo": pin.repo, "commit": pin.commit, "sha256": pin.sha256, "size": pin.size, "origin": origin}
             )
         for source in pins.optional:
             location = optional_locations.get(source.name)
             if not location:
+                if source.override:
+                    continue  # the pinned data stands in for it: nothing is missing
                 report.missing.append(
                     {"name": source.name, "path": source.path, "upstream": source.upstream, "why": source.why}
                 )

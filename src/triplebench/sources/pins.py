@@ -2,11 +2,16 @@
 
 ``pins/<benchmark>.toml`` holds the benchmark's data version, license and
 citation, a ``[[files]]`` table per pinned upstream file (repo, commit, path,
-sha256, size, license) and an ``[[optional]]`` table per source that cannot be
+sha256, size, license, and ``dest``, where it lands below ``raw/<benchmark>/``
+when that is not its upstream path: files of a second repository that would
+collide with the first's, like two ``README.md``) and an ``[[optional]]`` table per source that cannot be
 pinned here (hosted off GitHub, too large for the mirror, never published):
 those carry their upstream location and the reason instead of a hash, and are
 fetched only when the user names a URL or local path for them in
-``params.yaml`` (``optional_sources.<name>``).
+``params.yaml`` (``optional_sources.<name>``). An optional source marked
+``override = true`` stands in for pinned data the benchmark has anyway (the
+authors' original of a re-published file): it is used when given and never
+reported missing.
 """
 
 from __future__ import annotations
@@ -32,6 +37,12 @@ class Pin:
     sha256: str
     size: int
     license: str
+    dest: str = ""
+
+    @property
+    def local_path(self) -> str:
+        """Where the file lands below ``raw/<benchmark>/``: ``dest``, else its upstream path."""
+        return self.dest or self.path
 
     @property
     def mirror_path(self) -> str:
@@ -52,6 +63,7 @@ class OptionalSource:
     path: str  # where it lands below raw/<benchmark>/
     upstream: str  # where a user can obtain it
     why: str  # why it is not pinned
+    override: bool = False  # replaces pinned data when given; not missing when absent
 
 
 @dataclass(frozen=True)
@@ -93,11 +105,12 @@ def load_pins(benchmark: str) -> BenchmarkPins:
             sha256=f["sha256"],
             size=int(f["size"]),
             license=f.get("license", data["license"]),
+            dest=f.get("dest", ""),
         )
         for f in data.get("files", [])
     )
     optional = tuple(
-        OptionalSource(name=o["name"], path=o["path"], upstream=o["upstream"], why=o["why"])
+        OptionalSource(name=o["name"], path=o["path"], upstream=o["upstream"], why=o["why"], override=bool(o.get("override")))
         for o in data.get("optional", [])
     )
     return BenchmarkPins(
