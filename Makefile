@@ -15,7 +15,7 @@ all: data
 # The default pipeline: every dataset (fetch -> build -> validate) and the report
 # stages that take seconds. The model-heavy stages are `make models`.
 DEFAULT_STAGES := validate@carb validate@benchie validate@robust validate@genres validate@combo \
-                  report_carb report_benchie report_combo report_index
+                  report_carb report_benchie report_combo report_robust report_index
 MODEL_STAGES   := report_genres report_combo_minilm
 
 # torch is installed explicitly first so that the genres extra finds the CPU

@@ -17,7 +17,8 @@ from stages import ROOT, dvc
 from triplebench.reports import index, report_params
 from triplebench.reports.plots import carb_pr_curves
 
-REPORT_FILES = ("carb.json", "benchie.json", "benchie_meta.json", "combo.json", "combo_minilm.json", "genres.json", "plots")
+REPORT_FILES = ("carb.json", "benchie.json", "benchie_meta.json", "combo.json", "combo_minilm.json", "genres.json",
+                "robust.json", "plots")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_index_is_self_contained(built: Path) -> None:
     assert re.findall(r'\shref="([^"#][^"]*)"', page) == []
     assert not re.search(r"\ssrc=|url\((?!#)|@import|<link", page)
     assert page.count("<svg") == len(index.FIGURES) == len(list((built / "figures").glob("*.svg")))
-    for anchor in ("carb", "benchie", "combo", "genres"):
+    for anchor in ("carb", "benchie", "combo", "genres", "robust"):
         assert f'<section id="{anchor}">' in page
 
 
@@ -112,3 +113,28 @@ def test_dvc_metrics_show_fits_a_terminal() -> None:
     files = list((ROOT / "reports" / "metrics").rglob("*.json"))
     assert files and len(shown) == len(files) + 1, shown[:3]
     assert max(map(len, shown)) <= 170, max(shown, key=len)
+
+
+def test_robust_section_shows_the_drop_the_matrix_the_distribution_and_the_failing_cliques(built: Path) -> None:
+    page = (built / "index.html").read_text(encoding="utf-8")
+    report = json.loads((built / "robust.json").read_text())
+    section = page[page.index('<section id="robust">'):]
+    section = section[: section.index("</section>")]
+    assert set(report["systems"]) == {"llama_rate_0.2_plus_2_(2", "llamaori", "rate_0.0", "tuluv20"}
+    first = report["systems"]["llama_rate_0.2_plus_2_(2"]
+    # ADELIE's committed results.txt: CaRB F1 0.5517316482252379, ROBUST F1 0.3816625363291085
+    assert (first["carb_f1"], first["robust_f1"]) == (0.5517316482252379, 0.3816625363291085)
+    low, high = first["intervals"]["robust_f1"]
+    assert low < first["robust_f1"] < high
+    assert f"<td>llama_rate_0.2_plus_2_(2</td><td>{first['carb_precision']:.3f}</td>" in section
+    assert "Pairwise paired bootstrap over cliques (ROBUST F1)" in section and section.count("p=") == 6
+    assert section.count("<svg") == 2
+    assert len(report["failing_cliques"]) == report_params("report_robust")["failing"]
+    drops = [c["drop"] for c in report["failing_cliques"]]
+    assert drops == sorted(drops, reverse=True) and drops[0] > 0
+    assert f"original: {report['failing_cliques'][0]['sentences'][0][:40]}" in section.replace("&#x27;", "'")
+    svg = (built / "figures" / "robust_drop.svg").read_text(encoding="utf-8")
+    assert "CaRB F1 (original sentences)" in svg and "ROBUST F1 (worst sentence per clique)" in svg
+    svg = (built / "figures" / "robust_cliques.svg").read_text(encoding="utf-8")
+    for name in report["systems"]:
+        assert name in svg

@@ -23,6 +23,7 @@ th, td { padding: .18em .55em; border-bottom: 1px solid #eee; text-align: right;
 th { background: #f6f6f6; } td:first-child, th:first-child { text-align: left; }
 td.ci { color: #666; font-size: .85em; } td.sig { background: #e3f1e3; } td.diag { background: #fafafa; }
 td.cell { white-space: normal; min-width: 6.5em; max-width: 8.5em; font-size: .82em; line-height: 1.25; }
+td.text { white-space: pre-line; text-align: left; min-width: 24em; font-size: .85em; line-height: 1.3; }
 .wide { overflow-x: auto; max-width: 100%; }
 figure { margin: .6em 0 1.4em; } figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: .9em; } details { margin: .5em 0 1em; }

@@ -7,7 +7,7 @@ Reads what the report stages wrote (``reports/*.json`` and their plot data), the
 * ``reports/figures/*.svg`` - the static figures of :mod:`triplebench.reports.plots`;
 * ``reports/index.html`` - one self-contained page: per benchmark the paper's table
   beside ours, bootstrap intervals and the pairwise significance matrix of the
-  published CaRB and BenchIE systems, and the figures.
+  published CaRB, BenchIE and ROBUST systems, and the figures.
 
 Settings: the ``report_index`` section of ``params.yaml`` (resamples, seed, level).
 """
@@ -27,7 +27,8 @@ from ..paths import reports_dir
 from . import metrics, plots, report_params, sections
 from .html import page
 
-FIGURES = ("carb_pr", "benchie_slot_errors", "benchie_error_buckets", "combo_thresholds", "genres_paper_vs_ours")
+FIGURES = ("carb_pr", "benchie_slot_errors", "benchie_error_buckets", "combo_thresholds", "genres_paper_vs_ours",
+           "robust_drop", "robust_cliques")
 
 
 def _json(path: Path) -> Any:
@@ -41,12 +42,15 @@ def _csv(path: Path) -> list[dict[str, str]]:
 
 def load(reports: Path) -> dict[str, Any]:
     """Every report file the page is made of (a missing one is an error naming it)."""
-    data = {name: _json(reports / f"{name}.json") for name in ("carb", "benchie", "benchie_meta", "combo", "combo_minilm", "genres")}
+    data = {name: _json(reports / f"{name}.json")
+            for name in ("carb", "benchie", "benchie_meta", "combo", "combo_minilm", "genres", "robust")}
     data["carb_curves"] = {
         path.stem: ([float(r["recall"]) for r in rows], [float(r["precision"]) for r in rows])
         for path in sorted((reports / "plots" / "carb_pr").glob("*.csv")) for rows in [_csv(path)]
     }
     data["combo_thresholds"] = _csv(reports / "plots" / "combo_thresholds.csv")
+    data["robust_drop"] = _csv(reports / "plots" / "robust_drop.csv")
+    data["robust_cliques"] = _csv(reports / "plots" / "robust_cliques.csv")
     return data
 
 
@@ -73,7 +77,20 @@ def figures(data: dict[str, Any]) -> dict[str, str]:
         "benchie_error_buckets": plots.benchie_error_buckets({k: v["error_buckets"] for k, v in data["benchie"].items()}),
         "combo_thresholds": plots.combo_thresholds(sweep, chosen, "Random+HAC"),
         "genres_paper_vs_ours": plots.genres_paper_vs_ours(rows, columns, {k: v["pooled"] for k, v in genres["spearman"].items()}),
+        "robust_drop": plots.robust_drop({r["system"]: {k: float(v) for k, v in r.items() if k != "system"}
+                                          for r in data["robust_drop"]}, float(data["robust"]["level"])),
+        "robust_cliques": plots.robust_clique_distribution(_by_system(data["robust_cliques"])),
     }
+
+
+def _by_system(rows: list[dict[str, str]]) -> dict[str, dict[str, list[float]]]:
+    """``robust_cliques.csv`` rows -> system -> {original, mean, worst} lists (one value per clique)."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for row in rows:
+        stats = out.setdefault(row["system"], {"original": [], "mean": [], "worst": []})
+        for key, values in stats.items():
+            values.append(float(row[key]))
+    return out
 
 
 def _published(benchmark: str, settings: dict[str, Any]) -> tuple[Any, str | None]:
@@ -96,6 +113,7 @@ def build(reports: Path, settings: dict[str, Any], significance: bool = True) ->
         "benchie": metrics.benchie_rows(data["benchie"]),
         "combo": metrics.combo_rows(data["combo"], data["combo_minilm"]),
         "genres": metrics.genres_rows(data["genres"]),
+        "robust": metrics.robust_rows(data["robust"]),
     }
     for benchmark, table in rows.items():
         metrics.write_metrics(reports / "metrics" / benchmark, table)
@@ -108,10 +126,11 @@ def build(reports: Path, settings: dict[str, Any], significance: bool = True) ->
         ("benchie", "BenchIE", sections.benchie(data["benchie"], data["benchie_meta"], svgs["benchie_slot_errors"],
                                                 svgs["benchie_error_buckets"], benchie_pub, benchie_error)),
         ("combo", "ComBO", sections.combo({"combo": data["combo"], "combo_minilm": data["combo_minilm"]}, svgs["combo_thresholds"])),
+        ("robust", "ROBUST", sections.robust(data["robust"], svgs["robust_drop"], svgs["robust_cliques"])),
         ("genres", "GenRES", sections.genres(data["genres"], svgs["genres_paper_vs_ours"])),
     ]
     intro = (f"Reproduced numbers of triplebench {__version__} beside the published ones, from the DVC report "
-             "stages (dvc.yaml). Fractions unless a table says percent. ROBUST has no published system outputs to report.")
+             "stages (dvc.yaml). Fractions unless a table says percent.")
     atomic_write_text(reports / "index.html", page("triplebench: reproduced vs published", intro, parts))
 
 

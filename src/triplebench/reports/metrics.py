@@ -69,6 +69,14 @@ def genres_rows(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]
     return rows
 
 
+def robust_rows(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """``reports/robust.json`` -> system -> ROBUST {auc, P, R, F1} (worst sentence per clique; the
+    original sentences' CaRB scores are in the report: one more column would not fit a terminal)."""
+    return {name: {"auc": _r3(m["robust_auc"]), "P": _r3(m["robust_precision"]), "R": _r3(m["robust_recall"]),
+                   "F1": _r3(m["robust_f1"])}
+            for name, m in report["systems"].items()}
+
+
 def file_name(row: str) -> str:
     """A row name as a file name: ``"cdr/gpt-4"`` -> ``"cdr-gpt-4.json"``."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", row).strip("-") + ".json"

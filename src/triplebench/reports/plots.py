@@ -11,7 +11,10 @@ of one figure whose title says what is shown:
   slot-error bucket (Figure 2), one row per system, never summed over systems;
 * :func:`combo_thresholds` - the ComBO tuning curve, one line per subtask;
 * :func:`genres_paper_vs_ours` - one scatter per GenRES score, paper against ours,
-  with the identity line.
+  with the identity line;
+* :func:`robust_drop` - per ROBUST system, CaRB F1 beside ROBUST F1 with intervals;
+* :func:`robust_clique_distribution` - per ROBUST system, the distribution over cliques
+  of the original sentence's F1, the clique mean and the clique worst.
 """
 
 from __future__ import annotations
@@ -229,5 +232,83 @@ def genres_paper_vs_ours(rows: Sequence[Mapping[str, object]], scores: Sequence[
     spare = grid[-1][-1] if len(scores) < lines * columns else None
     (spare or figure).legend(handles, labels, title="set", frameon=False, loc="center")
     figure.suptitle("GenRES: paper vs reproduced score per (set, model) run; dashed = identity")
+    figure.tight_layout()
+    return to_svg(figure)
+
+
+def robust_drop(systems: Mapping[str, Mapping[str, float]], level: float) -> str:
+    """CaRB F1 (original sentences) against ROBUST F1 (worst sentence per clique), one row per system.
+
+    Parameters
+    ----------
+    systems : mapping
+        system -> {"carb_f1", "carb_f1_low", "carb_f1_high", "robust_f1", "robust_f1_low", "robust_f1_high"}.
+    level : float
+        The intervals' confidence level (for the legend).
+
+    Returns
+    -------
+    str
+        SVG text.
+    """
+    names = sorted(systems, key=lambda name: -systems[name]["carb_f1"])
+    figure, axes = plt.subplots(figsize=(6.4, 0.45 * len(names) + 1.4))
+    for y, name in enumerate(names):
+        s = systems[name]
+        axes.plot([s["robust_f1"], s["carb_f1"]], [y, y], color="grey", linewidth=1.0, zorder=1)
+    for key, colour, label in (("carb", "#4477aa", "CaRB F1 (original sentences)"),
+                               ("robust", "#ee6677", "ROBUST F1 (worst sentence per clique)")):
+        xs = [systems[n][f"{key}_f1"] for n in names]
+        errors = [[x - systems[n][f"{key}_f1_low"] for x, n in zip(xs, names)],
+                  [systems[n][f"{key}_f1_high"] - x for x, n in zip(xs, names)]]
+        axes.errorbar(xs, range(len(names)), xerr=errors, fmt="o", color=colour, capsize=3, label=label, zorder=2)
+    axes.set_yticks(range(len(names)), names)
+    axes.invert_yaxis()
+    axes.set_xlim(0, 1)
+    axes.set_xlabel(f"F1 (bars: {round(level * 100)}% bootstrap interval over cliques)")
+    axes.grid(axis="x", alpha=0.3)
+    axes.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, frameon=False, fontsize=8)
+    axes.set_title("ROBUST: how much of each system's CaRB F1 survives paraphrasing", pad=28)
+    return to_svg(figure)
+
+
+def robust_clique_distribution(per_system: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
+    """Per system, the distribution over cliques of the original sentence's F1, the clique mean and the worst.
+
+    Parameters
+    ----------
+    per_system : mapping
+        system -> {"original": F1s, "mean": F1s, "worst": F1s}, one value per clique.
+
+    Returns
+    -------
+    str
+        SVG text (one panel per system: cumulative share of cliques at or below each F1).
+    """
+    names = list(per_system)
+    columns = min(2, len(names))
+    lines = -(-len(names) // columns)
+    figure, grid = plt.subplots(lines, columns, figsize=(3.4 * columns, 2.7 * lines), squeeze=False, sharex=True,
+                                sharey=True)
+    colours = {"original": "#4477aa", "mean": "#228833", "worst": "#ee6677"}
+    for k, name in enumerate(names):
+        axes = grid[k // columns][k % columns]
+        for stat, colour in colours.items():
+            values = sorted(per_system[name][stat])
+            n = len(values)
+            axes.step(values, [(i + 1) / n for i in range(n)], where="post", color=colour, linewidth=1.3,
+                      label=f"{stat} (mean {sum(values) / n:.3f})" if n else stat)
+        axes.set_title(name, fontsize=9)
+        axes.set_xlim(0, 1)
+        axes.set_ylim(0, 1)
+        axes.grid(alpha=0.3)
+        axes.legend(frameon=False, fontsize=7, loc="lower right")
+    for k in range(len(names), lines * columns):
+        grid[k // columns][k % columns].axis("off")
+    for axes in grid[-1]:
+        axes.set_xlabel("per-clique F1")
+    for row in grid:
+        row[0].set_ylabel("share of cliques ≤ F1")
+    figure.suptitle("ROBUST: per-clique F1 of the original sentence, the clique mean and the clique worst")
     figure.tight_layout()
     return to_svg(figure)

@@ -1,4 +1,4 @@
-"""Intervals and pairwise paired-bootstrap tests of the published systems (CaRB, BenchIE).
+"""Intervals and pairwise paired-bootstrap tests of the published systems (CaRB, BenchIE, ROBUST).
 
 The published system outputs are the built ``systems`` configs; each system is
 scored with :func:`triplebench.score` (bootstrap intervals attached) and every
@@ -22,7 +22,7 @@ class Published:
     Attributes
     ----------
     benchmark : str
-        ``"carb"`` or ``"benchie"``.
+        ``"carb"``, ``"benchie"`` or ``"robust"``.
     groups : dict
         Gold the systems share (``"test"``, ``"en"``, ...) -> system names, in table order.
     results : dict
@@ -52,7 +52,7 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
 
     Parameters
     ----------
-    benchmark : {"carb", "benchie"}
+    benchmark : {"carb", "benchie", "robust"}
         The benchmark; BenchIE systems are grouped by language (one gold each).
     split : str
         The split of the ``systems`` config.
@@ -65,9 +65,12 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
     """
     import triplebench
 
+    from ..registry import get
+
     out = Published(benchmark)
+    takes = get(benchmark).selectors
     for (system, group), records in _systems(benchmark, split).items():
-        selectors = {"split": split} if benchmark == "carb" else {"language": group}
+        selectors = {name: value for name, value in (("split", split), ("language", group)) if name in takes}
         out.results[system] = triplebench.score(benchmark, records, bootstrap=resamples, seed=seed, level=level,
                                                 **selectors)
         out.groups.setdefault(group, []).append(system)
