@@ -96,9 +96,7 @@ def load_gold(gold: Any = None) -> list[dict]:
     from ..schemas import validate_records
 
     if gold is None:
-        from ..data import load_records
-
-        return load_records(BENCHMARK, "cliques", "test")
+        return _built_cliques()[0]
     if isinstance(gold, (str, PathLike)):
         return read_unified(gold)
     if isinstance(gold, (dict, bytes, bytearray)) or not isinstance(gold, Iterable):
@@ -108,6 +106,21 @@ def load_gold(gold: Any = None) -> list[dict]:
         return parse_unified(gold, "<gold>")
     validate_records("robust/clique", gold, "<gold>")
     return gold
+
+
+#: bump when the layout of the cached cliques changes
+_CACHE_VERSION = 1
+
+
+def _built_cliques() -> tuple[list[dict], Path]:
+    """The built ``cliques`` config through the per-user verified cache (no pyarrow in a warm CLI
+    call), and the parquet file it was read from (what the encoded gold's cache is keyed by)."""
+    from ..cache import verified_cache
+    from ..data import load_records, require_parquet
+
+    parquet = require_parquet(BENCHMARK, "cliques", "test")
+    return verified_cache("robust-cliques", [parquet], lambda: load_records(BENCHMARK, "cliques", "test"),
+                          _CACHE_VERSION), parquet
 
 
 class _Placed(NamedTuple):
@@ -185,7 +198,11 @@ class RobustScorer:
     def __init__(self, gold: Any = None, name: str | None = None) -> None:
         if isinstance(gold, (str, PathLike)):
             name = Path(gold).name
-        self.gold = load_gold(gold)
+        self.gold_file: Path | None = None  # the built parquet: the encoded gold is cached by it
+        if gold is None:
+            self.gold, self.gold_file = _built_cliques()
+        else:
+            self.gold = load_gold(gold)
         if not self.gold:
             raise InputError("<gold>", None, "no gold cliques")
         if gold is not None:
@@ -327,8 +344,24 @@ class RobustScorer:
 
     @cached_property
     def _gold_side(self) -> tuple[Encoder, GoldSide, np.ndarray]:
-        """The gold encoded once per scorer: its encoder, gold side and each problem's gold sentence."""
+        """The gold encoded once per scorer (the built gold through the verified cache): its encoder,
+        gold side and each problem's gold sentence."""
         encoder = Encoder(Mode.BINARY_LINIENT)
+        if self.gold_file is None:
+            side, gold_of_problem = self._encode(encoder)
+            return encoder, side, gold_of_problem
+        from ..cache import pack, unpack
+        from .carb.side_cache import cached_side
+
+        def build() -> tuple[GoldSide, dict[str, Any]]:
+            side, gold_of_problem = self._encode(encoder)
+            return side, {"gold_of_problem": pack(gold_of_problem)}
+
+        side, extras = cached_side("robust-side", [self.gold_file, Path(__file__)], encoder, build)
+        return encoder, side, unpack(extras["gold_of_problem"])
+
+    def _encode(self, encoder: Encoder) -> tuple[GoldSide, np.ndarray]:
+        """Every clique sentence with gold extractions as one gold sentence of the engine (its problem)."""
         keys, problems, preds, args = [], [], [], []
         lengths = []
         gold_of_problem = np.full(int(self.first[-1]), -1, dtype=np.int64)
@@ -344,8 +377,8 @@ class RobustScorer:
                 args.extend(list(e["arguments"]) for e in exts)
         offsets = np.zeros(len(keys) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        side = GoldSide(keys, offsets, np.asarray(problems, dtype=np.int64), encoder.encode(preds, args, gold=True))
-        return encoder, side, gold_of_problem
+        return GoldSide(keys, offsets, np.asarray(problems, dtype=np.int64), encoder.encode(preds, args, gold=True)), \
+            gold_of_problem
 
     def sentence_scores(self, ext: Extractions, problem: np.ndarray) -> np.ndarray:
         """Rounded (auc, p, r, f1) of every clique sentence, ``(n_sentences, 4)``, one engine call."""

@@ -3,8 +3,6 @@ the coverage check places predictions in."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -56,34 +54,10 @@ def _from_rows(rows: list, source: str) -> GoldData:
 
 
 def verified_cache(name: str, sources: list[Path], build: Callable[[], Any]) -> Any:
-    """``build()`` through a JSON file in :func:`triplebench.paths.cache_dir`.
+    """:func:`triplebench.cache.verified_cache` of a CaRB value (``carb-<name>``, this layout version)."""
+    from ...cache import verified_cache as cached
 
-    The file is two lines: a header naming the SHA-256 of every source file's bytes
-    and of the second line, then the value as JSON. A cache that does not prove it was
-    built from these sources and holds exactly what was written (or does not parse) is
-    rebuilt, so a fresh CLI process need not import pyarrow and a wrong cache is never
-    trusted. A value computed by code (not only read from the sources) lists that code's
-    files among ``sources``, so a change of the code rebuilds it too.
-    """
-    from ...io import atomic_write_text
-    from ...paths import cache_dir
-
-    digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in sources]
-    cache = cache_dir() / f"carb-{name}-{hashlib.sha256(''.join(digests).encode()).hexdigest()[:20]}.json"
-    try:
-        head, body = cache.read_bytes().split(b"\n", 1)
-        if json.loads(head) == {"version": _CACHE_VERSION, "sources": digests, "body": hashlib.sha256(body).hexdigest()}:
-            return json.loads(body)
-    except (OSError, ValueError, TypeError):
-        pass
-    value = build()
-    body = json.dumps(value, ensure_ascii=False)
-    header = {"version": _CACHE_VERSION, "sources": digests, "body": hashlib.sha256(body.encode("utf-8")).hexdigest()}
-    try:
-        atomic_write_text(cache, json.dumps(header) + "\n" + body)
-    except OSError:  # a read-only cache directory: work without a cache
-        pass
-    return value
+    return cached(f"carb-{name}", sources, build, _CACHE_VERSION)
 
 
 def _parquet_rows(split: str) -> list:

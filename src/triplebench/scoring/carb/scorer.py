@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import base64
 import unicodedata
 from functools import lru_cache
-from itertools import compress, count, filterfalse, repeat
+from itertools import compress, filterfalse, repeat
 from os import PathLike
 from typing import Any
 
@@ -17,7 +16,6 @@ from ...kernels.carb import Mode
 from ..result import Coverage, Result
 from .engine import (
     CarbUnits,
-    Encoded,
     Encoder,
     Evaluation,
     Extractions,
@@ -26,7 +24,7 @@ from .engine import (
     evaluate,
     normalize_key,
 )
-from .gold import GoldData, built_gold, corpus_keys, tsv_gold, verified_cache
+from .gold import GoldData, built_gold, corpus_keys, tsv_gold
 from .predictions import Loaded, load, paused_gc
 
 __all__ = ["FORMATS", "MATCHERS", "CarbResult", "CarbScorer", "scorer"]
@@ -79,43 +77,24 @@ def _gold_side(gold: GoldData, encoder: Encoder, binary: bool) -> tuple[GoldSide
     return GoldSide(order, offsets, np.zeros(len(order), dtype=np.int64), encoded), grouping.collisions
 
 
-_SIDE_ARRAYS = ("ext", "problem", "seg", "toff", "tok", "flags", "nargs")
-
-
-def _pack(array: np.ndarray) -> str:
-    return base64.b64encode(np.ascontiguousarray(array, dtype="<i8").tobytes()).decode("ascii")
-
-
-def _unpack(text: str) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(text), dtype="<i8").astype(np.int64)  # a writable copy
-
-
 def _built_gold_side(split: str, encoder: Encoder, binary: bool) -> tuple[GoldSide, int]:
-    """:func:`_gold_side` of the built split through the verified cache: the encoded arrays
-    and the vocabulary their ids refer to, keyed by the parquet and by the code that encodes
-    (this module, the engine, the gold reader, the kernels' mode and flag values), so a
-    process's first score does not re-tokenise the gold and a change of either rebuilds it."""
+    """:func:`_gold_side` of the built split through the verified cache (:mod:`.side_cache`; keyed
+    by the parquet, this module and the gold reader), so a process's first score does not
+    re-tokenise the gold and a change of either rebuilds it."""
     from pathlib import Path
 
     from ...data import require_parquet
-    from ...kernels import carb as kernels
-    from . import engine, gold
+    from . import gold
+    from .side_cache import cached_side
 
-    def build() -> dict[str, Any]:
+    def build() -> tuple[GoldSide, dict[str, Any]]:
         side, collisions = _gold_side(built_gold(split), encoder, binary)
-        arrays = {"ext": side.ext, "problem": side.problem, **{
-            k: getattr(side.encoded, k) for k in ("seg", "toff", "tok", "flags", "nargs")}}
-        return {"words": list(encoder.ids), "keys": side.keys, "collisions": collisions,
-                **{k: _pack(v) for k, v in arrays.items()}}
+        return side, {"collisions": collisions}
 
-    code = [Path(__file__), Path(engine.__file__), Path(gold.__file__), Path(kernels.__file__)]
-    name = f"side-{split}-{encoder.mode.name.lower()}-{'binary' if binary else 'nary'}"
-    value = verified_cache(name, [require_parquet(BENCHMARK, "gold", split), *code], build)
-    if not encoder.ids:  # loaded from the cache: the vocabulary the arrays were encoded with
-        encoder.ids.update(zip(value["words"], count()))
-    arrays = {k: _unpack(value[k]) for k in _SIDE_ARRAYS}
-    encoded = Encoded(arrays["seg"], arrays["toff"], arrays["tok"], arrays["flags"], arrays["nargs"])
-    return GoldSide(value["keys"], arrays["ext"], arrays["problem"], encoded), value["collisions"]
+    name = f"carb-side-{split}-{encoder.mode.name.lower()}-{'binary' if binary else 'nary'}"
+    sources = [require_parquet(BENCHMARK, "gold", split), Path(__file__), Path(gold.__file__)]
+    side, extras = cached_side(name, sources, encoder, build)
+    return side, extras["collisions"]
 
 
 class CarbScorer:
