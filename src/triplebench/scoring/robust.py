@@ -570,9 +570,10 @@ EVALUATE = MetricSpec(
 """,
     inputs="""
 Args:
-    predictions: list of extractions, each a dict with clique_id (int), sentence (str, verbatim one of
-        the clique's sentences), confidence (float; -1 if none), predicate (str), arguments (list of str).
-    gold: unified-JSON path or list of cliques; default: the built `cliques` config.
+    predictions: list of extractions, each a dict with sentence (str, verbatim a ROBUST sentence),
+        predicate (str), arguments (list of str), and optionally clique_id (int) and confidence
+        (float; -1 if none).
+    gold: unified-JSON path or list of cliques; default: the built `cliques` config (1,272 cliques).
     allow_partial, bootstrap, seed, level: the scorer's options.
 Returns:
     Result.to_dict(): scores robust_* and carb_* (auc, precision, recall, f1), counts, coverage, warnings,
