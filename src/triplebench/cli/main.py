@@ -40,6 +40,12 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
             sub = commands.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
             module.configure(sub)
             sub.set_defaults(func=module.run)
+    check = commands.add_parser("judge-check", help="check a GenRES FS/GS judge against the paper's judge")
+    if argv[:1] == ["judge-check"]:  # its flags come from the GenRES scorer's options: imported only when called
+        from . import judge_check
+
+        judge_check.configure(check)
+        check.set_defaults(func=judge_check.run)
     pipeline.add_commands(commands)
     return parser
 

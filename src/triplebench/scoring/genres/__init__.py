@@ -8,7 +8,9 @@ for US/CS, :mod:`.topics` for TS) and returns one :class:`~.scorer.GenresResult`
 Heavy dependencies (torch, sentence-transformers) load only with a backend that needs them.
 """
 
+from .agreement import JudgeCheck, judge_check
 from .reproduce import ArchivedRun, archived_run, paper_row
 from .scorer import EVALUATE, OPTIONS, GenresResult, from_evaluate, score
 
-__all__ = ["EVALUATE", "OPTIONS", "ArchivedRun", "GenresResult", "archived_run", "from_evaluate", "paper_row", "score"]
+__all__ = ["EVALUATE", "OPTIONS", "ArchivedRun", "GenresResult", "JudgeCheck", "archived_run", "from_evaluate",
+           "judge_check", "paper_row", "score"]

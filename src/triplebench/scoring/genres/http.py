@@ -1,24 +1,260 @@
-"""A minimal JSON-over-HTTP client for OpenAI-compatible endpoints (stdlib only).
+"""JSON over HTTP for the OpenAI-compatible servers of the GenRES judge and embedder.
 
-Retries with exponential backoff on HTTP 429 and 5xx, on timeouts and on
-refused/reset connections; any other HTTP error, or a reply that is not JSON,
-raises :class:`EndpointError` at once (retrying would not change it).
+Built on ``requests`` (connection pooling, proxies from the environment, TLS
+verification). The rules, all in :class:`JsonClient`:
+
+* **Redirects are never followed.** A 3xx reply is an :class:`EndpointError` naming
+  the host and the ``Location``: the API key goes to the URL the user gave and to no
+  other origin, and never in clear text to a host the https rule of
+  :func:`~.backends.endpoint` would refuse.
+* **Retried** (exponential backoff, capped; on 429 the server's ``Retry-After``
+  seconds, capped): HTTP 408, 429 and 5xx, timeouts, connections reset or closed
+  mid-reply.
+* **Fatal at once** (retrying cannot change them): the host name does not resolve,
+  the connection is refused or unreachable, TLS fails, any other HTTP status
+  (401, 403, 404, ...), a reply that is not JSON.
+* ``cancel`` (a :class:`threading.Event` shared by the workers of one run): once
+  set, no new attempt starts and a backoff wait ends at once, so one fatal error
+  stops a whole concurrent run within seconds.
+
+Every message is one line naming the URL (hence the host) and the cause; the key
+is never part of a message.
 """
 
 from __future__ import annotations
 
+import email.utils
 import json
 import socket
+import ssl
+import threading
 import time
-import urllib.error
-import urllib.request
 from typing import Any
+from urllib.parse import urlsplit
 
 from ...errors import TripleBenchError
 
 
 class EndpointError(TripleBenchError):
-    """The endpoint failed, timed out after every retry, or replied with garbage."""
+    """The endpoint failed, timed out after every retry, redirected, or replied with garbage."""
+
+
+class _Retry(Exception):
+    """An attempt failed in a way a later attempt may not (internal)."""
+
+    def __init__(self, cause: str, wait: float | None = None) -> None:
+        super().__init__(cause)
+        self.cause = cause
+        self.wait = wait
+
+
+#: status codes worth another attempt
+RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504}) | frozenset(range(505, 600))
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """Seconds a ``Retry-After`` header asks to wait (delta-seconds or an HTTP date), or None.
+
+    Examples
+    --------
+    >>> retry_after_seconds("3")
+    3.0
+    >>> retry_after_seconds("soon") is None
+    True
+    """
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and everything it wraps (requests -> urllib3 -> socket), without repeats."""
+    seen: list[BaseException] = []
+    todo = [exc]
+    while todo:
+        item = todo.pop()
+        if item is None or any(item is s for s in seen):
+            continue
+        seen.append(item)
+        todo.extend(a for a in getattr(item, "args", ()) if isinstance(a, BaseException))
+        for name in ("reason", "__cause__", "__context__"):
+            inner = getattr(item, name, None)
+            if isinstance(inner, BaseException):
+                todo.append(inner)
+    return seen
+
+
+def _connection_failure(url: str, exc: BaseException, timeout: float) -> str | _Retry:
+    """A fatal cause (str) or a :class:`_Retry` for a failed connection or exchange."""
+    import requests
+
+    host = urlsplit(url).hostname or url
+    causes = _causes(exc)
+    if isinstance(exc, requests.exceptions.ProxyError):
+        return f"the proxy refused or failed the connection to {host}: {_short(exc)} (check $HTTPS_PROXY / $NO_PROXY)"
+    if any(isinstance(c, (ssl.SSLEOFError, ssl.SSLZeroReturnError)) for c in causes):
+        return _Retry(f"TLS connection to {host} closed mid-handshake")
+    if isinstance(exc, requests.exceptions.SSLError) or any(isinstance(c, ssl.SSLError) for c in causes):
+        cert = next((c for c in causes if isinstance(c, ssl.SSLCertVerificationError)), None)
+        detail = cert.verify_message if cert is not None and cert.verify_message else _short(exc)
+        return f"TLS with {host} failed: {detail}"
+    if any(isinstance(c, socket.gaierror) for c in causes) or any(type(c).__name__ == "NameResolutionError" for c in causes):
+        return f"the host name {host} does not resolve (DNS lookup failed)"
+    if any(isinstance(c, ConnectionRefusedError) for c in causes):
+        port = urlsplit(url).port or (443 if url.startswith("https") else 80)
+        return f"connection refused by {host}:{port} (nothing listens there: is the server running?)"
+    if isinstance(exc, requests.exceptions.Timeout) or any(isinstance(c, (TimeoutError, socket.timeout)) for c in causes) \
+            or any(type(c).__name__ in ("ReadTimeoutError", "ConnectTimeoutError") for c in causes):
+        return _Retry(f"timed out after {timeout:g}s")
+    if isinstance(exc, requests.exceptions.ChunkedEncodingError) or any(
+        isinstance(c, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError)) for c in causes
+    ) or any(type(c).__name__ in ("RemoteDisconnected", "ProtocolError", "IncompleteRead") for c in causes):
+        return _Retry(f"connection to {host} reset or closed mid-reply")
+    return f"cannot connect to {host}: {_short(exc)}"
+
+
+def _short(exc: BaseException, limit: int = 160) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _BearerAuth:
+    """``Authorization: Bearer KEY`` when there is a key; passing it also keeps requests from using ~/.netrc."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __call__(self, request):
+        if self.key:
+            request.headers["Authorization"] = f"Bearer {self.key}"
+        return request
+
+
+class JsonClient:
+    """POST JSON to one server, with the redirect, retry and fail-fast rules of this module.
+
+    Parameters
+    ----------
+    api_key : str
+        Sent as ``Authorization: Bearer`` to the URLs given to :meth:`post`, never elsewhere.
+    timeout : float
+        Seconds to connect, and seconds of silence while waiting for a reply.
+    retries : int
+        Further attempts after a retryable failure.
+    backoff, max_backoff : float
+        Wait ``backoff * 2**k`` seconds before retry ``k + 1``, at most ``max_backoff``.
+    max_retry_after : float
+        Longest wait a 429's ``Retry-After`` is honoured for.
+    pool_size : int
+        Keep-alive connections kept open (the number of concurrent callers).
+    url_option, key_option : str
+        The options naming the URL and the key's variable, for messages (``--judge-url``).
+    cancel : threading.Event, optional
+        Set by another worker of the same run: stop without another attempt.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str = "",
+        timeout: float = 60.0,
+        retries: int = 5,
+        backoff: float = 1.0,
+        max_backoff: float = 30.0,
+        max_retry_after: float = 60.0,
+        pool_size: int = 8,
+        url_option: str = "the server URL",
+        key_option: str = "the API key",
+        cancel: threading.Event | None = None,
+    ) -> None:
+        import requests
+        from requests.adapters import HTTPAdapter
+
+        self.timeout, self.retries, self.backoff, self.max_backoff = timeout, max(0, int(retries)), backoff, max_backoff
+        self.max_retry_after = max_retry_after
+        self.url_option, self.key_option = url_option, key_option
+        self.cancel = cancel if cancel is not None else threading.Event()
+        self._auth = _BearerAuth(api_key)
+        self._session = requests.Session()
+        adapter = HTTPAdapter(pool_connections=1, pool_maxsize=max(1, int(pool_size)), max_retries=0)
+        self._session.mount("http://", adapter)
+        self._session.mount("https://", adapter)
+
+    def post(self, url: str, payload: dict[str, Any]) -> Any:
+        """POST ``payload`` as JSON to ``url`` and return the decoded JSON reply.
+
+        Raises
+        ------
+        EndpointError
+            A redirect, a fatal failure, every attempt failed, or the run was cancelled.
+        """
+        body = json.dumps(payload).encode("utf-8")
+        last = "no attempt"
+        for attempt in range(self.retries + 1):
+            if self.cancel.is_set():
+                raise EndpointError(f"{url}: cancelled (another request of this run failed)")
+            try:
+                return self._attempt(url, body)
+            except _Retry as failed:
+                last = failed.cause
+                if attempt == self.retries:
+                    break
+                wait = failed.wait if failed.wait is not None else min(self.max_backoff, self.backoff * 2**attempt)
+                if self.cancel.wait(wait):
+                    raise EndpointError(f"{url}: cancelled (another request of this run failed)") from None
+        raise EndpointError(f"{url}: gave up after {self.retries + 1} attempts ({last})")
+
+    def _attempt(self, url: str, body: bytes) -> Any:
+        import requests
+
+        try:
+            response = self._session.post(url, data=body, headers={"Content-Type": "application/json"}, auth=self._auth,
+                                          timeout=(self.timeout, self.timeout), allow_redirects=False)
+            raw = response.content
+        except requests.exceptions.RequestException as exc:
+            found = _connection_failure(url, exc, self.timeout)
+            if isinstance(found, _Retry):
+                raise found from None
+            raise EndpointError(f"{url}: gave up without retrying: connection failed: {found}") from None
+        status = response.status_code
+        if 300 <= status < 400:
+            location = response.headers.get("Location", "(no Location)")
+            raise EndpointError(
+                f"{url}: HTTP {status} redirect from {urlsplit(url).netloc} to {location}; redirects are not followed "
+                f"(the API key goes only where you point it): point {self.url_option} at the final URL")
+        if status in RETRY_STATUS:
+            wait = None
+            if status == 429:
+                asked = retry_after_seconds(response.headers.get("Retry-After"))
+                wait = None if asked is None else min(asked, self.max_retry_after)
+            raise _Retry(f"HTTP {status}", wait)
+        if status >= 400:
+            detail = " ".join(raw[:200].decode("utf-8", "replace").split())
+            hint = ""
+            if status in (401, 403):
+                hint = f" (check the API key: {self.key_option})"
+            elif status == 404:
+                hint = f" (check {self.url_option}, usually ending in /v1, and the model name)"
+            raise EndpointError(f"{url}: HTTP {status} {response.reason or ''}: {detail}{hint}".replace("  ", " "))
+        try:
+            return json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise EndpointError(f"{url}: malformed reply (not JSON): {raw[:120]!r}") from None
+
+    def close(self) -> None:
+        """Close the kept-alive connections."""
+        self._session.close()
 
 
 def post_json(
@@ -30,40 +266,19 @@ def post_json(
     retries: int = 5,
     backoff: float = 1.0,
     max_backoff: float = 30.0,
+    url_option: str = "the server URL",
+    key_option: str = "the API key",
 ) -> Any:
-    """POST ``payload`` as JSON; retries 429/5xx and timeouts with backoff; :class:`EndpointError` otherwise."""
-    body = json.dumps(payload).encode("utf-8")
-    headers = {"Content-Type": "application/json"}
-    if api_key:
-        headers["Authorization"] = f"Bearer {api_key}"
-    last = "no attempt"
-    for attempt in range(retries + 1):
-        if attempt:
-            time.sleep(min(max_backoff, backoff * 2 ** (attempt - 1)))
-        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as exc:
-            if exc.code == 429 or exc.code >= 500:
-                last = f"HTTP {exc.code}"
-                continue
-            detail = exc.read()[:200].decode("utf-8", "replace")
-            raise EndpointError(f"{url}: HTTP {exc.code}: {detail}") from None
-        except TimeoutError:
-            last = f"timed out after {timeout:g}s"
-            continue
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                last = f"timed out after {timeout:g}s"
-            else:
-                last = f"connection failed: {exc.reason}"
-            continue
-        except (ConnectionError, OSError) as exc:
-            last = f"connection failed: {exc}"
-            continue
-        try:
-            return json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise EndpointError(f"{url}: malformed reply (not JSON): {raw[:120]!r}") from None
-    raise EndpointError(f"{url}: gave up after {retries + 1} attempts ({last})")
+    """POST ``payload`` as JSON once (with retries) through a fresh :class:`JsonClient`.
+
+    Raises
+    ------
+    EndpointError
+        See :meth:`JsonClient.post`.
+    """
+    client = JsonClient(api_key=api_key, timeout=timeout, retries=retries, backoff=backoff, max_backoff=max_backoff,
+                        pool_size=1, url_option=url_option, key_option=key_option)
+    try:
+        return client.post(url, payload)
+    finally:
+        client.close()

@@ -17,10 +17,13 @@ Backends:
   the triple. Triples never judged upstream get None (counted as missing).
 * ``openai``: any OpenAI-compatible completions (``api="completions"``, the
   reference's call: ``gpt-3.5-turbo-instruct``, temperature 0.3, max_tokens 10
-  for FS / 200 for GS) or chat endpoint (``api="chat"``), with bounded
-  concurrency, timeouts, retries with backoff on 429/5xx and a persistent SQLite
-  cache keyed by (endpoint model, template sha256, text, triple): a rerun costs no
-  calls and an interrupted run resumes (every answer is committed as it arrives).
+  for FS / 200 for GS) or chat endpoint (``api="chat"``): ``concurrency``
+  requests in flight, each distinct prompt asked once, the HTTP rules of
+  :mod:`.http` (no redirects; retries only for 429/5xx/timeouts/resets; any other
+  failure stops the whole run at once), a progress line on stderr every few
+  seconds, and a persistent SQLite cache keyed by (endpoint model, template
+  sha256, text, triple): a rerun costs no calls and an interrupted run resumes
+  (every answer is committed as it arrives).
 """
 
 from __future__ import annotations
@@ -29,15 +32,18 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
+from urllib.parse import urlsplit
 
 from ...errors import TripleBenchError
 from ...formats.judge_replies import count_splits, is_well_formed_factualness, parse_factualness
-from .http import EndpointError, post_json
+from .http import EndpointError
 
 Triple = Sequence[Any]
 
@@ -141,15 +147,29 @@ class ArchivedJudge:
 
 
 class JudgeCache:
-    """Persistent reply cache (SQLite, one committed row per answer)."""
+    """Persistent reply cache (SQLite, one committed row per answer).
+
+    Raises
+    ------
+    sqlite3.DatabaseError
+        The file is not an SQLite database.
+    OSError, sqlite3.OperationalError
+        The file cannot be created or written (checked at once with a write lock).
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+            self._db.execute("BEGIN IMMEDIATE")  # a write lock: a read-only file fails here, not mid-run
+            self._db.execute("ROLLBACK")
+        except BaseException:
+            self._db.close()
+            raise
 
     @staticmethod
     def key(model: str, template_sha: str, text: str, triple: str) -> str:
@@ -163,9 +183,18 @@ class JudgeCache:
         return None if row is None else row[0]
 
     def put(self, key: str, reply: str) -> None:
-        """Store (and commit at once) the reply of ``key``."""
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, reply))
+        """Store (and commit at once) the reply of ``key``.
+
+        Raises
+        ------
+        TripleBenchError
+            The database refused the write (disk full, file made read-only meanwhile).
+        """
+        try:
+            with self._lock:
+                self._db.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, reply))
+        except sqlite3.Error as exc:
+            raise TripleBenchError(f"{self.path}: cannot write to the judge cache ({exc})") from None
 
     def __len__(self) -> int:
         with self._lock:
@@ -183,8 +212,50 @@ def default_cache_path() -> Path:
     return cache_dir() / "genres-judge.sqlite"
 
 
+class Progress:
+    """One line on a stream every ``every`` seconds while a batch of prompts is judged.
+
+    Lines read ``FS judge: judged 120/2,569 triples (cache hits 40), 35/s``: distinct
+    prompts done (cached or answered) of the batch, and the server's replies per
+    second. A batch that ends within ``every`` seconds prints nothing; one that
+    printed ends with a ``done in`` line.
+    """
+
+    def __init__(self, label: str, total: int, hits: int, every: float, stream: IO[str] | None) -> None:
+        self.label, self.total, self.hits, self.every = label, total, hits, every
+        self.stream = stream
+        self.start = time.monotonic()
+        self.printed = False
+
+    def show(self, answered: int, final: bool = False) -> None:
+        """Print the counts now (``answered``: replies received in this batch so far)."""
+        if self.every <= 0 or (final and not self.printed):
+            return
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        tail = f", done in {elapsed:.1f}s" if final else ""
+        print(f"{self.label}: judged {self.hits + answered:,}/{self.total:,} triples (cache hits {self.hits:,}), "
+              f"{answered / elapsed:.0f}/s{tail}", file=self.stream if self.stream is not None else sys.stderr, flush=True)
+        self.printed = True
+
+
+def endpoint_key(base_url: str) -> str:
+    """``$OPENAI_API_KEY`` when ``base_url`` is api.openai.com, else no key: a key goes only where it was made for."""
+    host = urlsplit(base_url).hostname or ""
+    return os.environ.get("OPENAI_API_KEY", "") if host == "api.openai.com" else ""
+
+
 class OpenAIJudge:
-    """GPT-style judge behind any OpenAI-compatible endpoint."""
+    """GPT-style judge behind any OpenAI-compatible endpoint.
+
+    Each distinct prompt is asked once per call (duplicates share its reply, so the
+    verdicts do not depend on ``concurrency`` nor on the order replies arrive in);
+    cached prompts are never sent and every reply is committed to the cache as it
+    arrives. ``concurrency`` requests are in flight at once; the first failure that
+    retrying cannot change (see :mod:`.http`) stops the whole batch. While a batch
+    runs, a progress line goes to ``progress_stream`` (default: stderr) every
+    ``progress_every`` seconds (0: never). ``api_key`` defaults to
+    ``$OPENAI_API_KEY`` for api.openai.com only.
+    """
 
     def __init__(
         self,
@@ -192,22 +263,28 @@ class OpenAIJudge:
         model: str | None = None,
         api_key: str | None = None,
         api: str = "completions",
-        concurrency: int = 8,
+        concurrency: int = 32,
         timeout: float = 60.0,
         retries: int = 5,
         backoff: float = 1.0,
         temperature: float = 0.3,
         cache: str | Path | None | bool = None,
         prompts: dict[str, str] | None = None,
+        progress_every: float = 5.0,
+        progress_stream: IO[str] | None = None,
+        max_retry_after: float = 60.0,
     ) -> None:
+        from .http import JsonClient
+
         if api not in ("completions", "chat"):
             raise TripleBenchError(f"judge api must be 'completions' or 'chat', got {api!r}")
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
         self.model = model or os.environ.get("GENRES_JUDGE_MODEL") or "gpt-3.5-turbo-instruct"
-        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.api_key = api_key if api_key is not None else endpoint_key(self.base_url)
         self.api = api
         self.concurrency = max(1, int(concurrency))
         self.timeout, self.retries, self.backoff, self.temperature = timeout, retries, backoff, temperature
+        self.progress_every, self.progress_stream = progress_every, progress_stream
         templates = prompts if prompts is not None else load_prompts()
         self.templates = {name: text.strip() for name, text in templates.items()}
         self.template_sha = {n: hashlib.sha256(t.encode("utf-8")).hexdigest() for n, t in self.templates.items()}
@@ -221,7 +298,12 @@ class OpenAIJudge:
         self.cache_hits = 0
         self.unparsable = 0
         self._count_lock = threading.Lock()
+        self._client = JsonClient(api_key=self.api_key, timeout=timeout, retries=retries, backoff=backoff,
+                                  max_retry_after=max_retry_after, pool_size=self.concurrency,
+                                  url_option="--judge-url", key_option="--judge-key-env")
         self.name = f"openai:{self.model}"
+        #: the stored ``judge-check`` result of this server and model (set by the backends), for a result's details
+        self.agreement: dict[str, Any] | None = None
 
     def _complete(self, prompt: str, max_tokens: int) -> str:
         payload: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens, "temperature": self.temperature}
@@ -231,7 +313,7 @@ class OpenAIJudge:
         else:
             payload["messages"] = [{"role": "user", "content": prompt}]
             url = f"{self.base_url}/chat/completions"
-        reply = post_json(url, payload, api_key=self.api_key, timeout=self.timeout, retries=self.retries, backoff=self.backoff)
+        reply = self._client.post(url, payload)
         try:
             choice = reply["choices"][0]
             text = choice["text"] if self.api == "completions" else choice["message"]["content"]
@@ -241,46 +323,69 @@ class OpenAIJudge:
             raise EndpointError(f"{url}: malformed reply (choice text is {type(text).__name__})")
         return text
 
-    def _ask(self, template: str, text: str, triple: str, max_tokens: int) -> str:
-        key = None
+    def _ask_all(self, template: str, pairs: Sequence[tuple[str, str]], max_tokens: int, label: str,
+                 progress: Callable[[int], None] | None = None) -> list[str]:
+        """The reply to every ``(text, triple key)`` of ``template``: from the cache, else asked once per distinct prompt."""
+        key_of = {pair: JudgeCache.key(self.model, self.template_sha[template], *pair) for pair in dict.fromkeys(pairs)}
+        replies: dict[tuple[str, str], str] = {}
         if self.cache is not None:
-            key = JudgeCache.key(self.model, self.template_sha[template], text, triple)
-            hit = self.cache.get(key)
-            if hit is not None:
-                with self._count_lock:
-                    self.cache_hits += 1
-                return hit
-        prompt = self.templates[template].replace("$TEXT$", text).replace("$TRIPLE$", triple)
-        answer = self._complete(prompt, max_tokens)
+            for pair, key in key_of.items():
+                hit = self.cache.get(key)
+                if hit is not None:
+                    replies[pair] = hit
+        with self._count_lock:
+            self.cache_hits += len(replies)
+        todo = [pair for pair in key_of if pair not in replies]
+        if todo:
+            shown = Progress(label, len(key_of), len(replies), self.progress_every, self.progress_stream)
+            self._run(lambda pair: self._answer(template, pair, key_of[pair], max_tokens), todo, replies, shown)
+        if progress:
+            progress(len(pairs))
+        return [replies[pair] for pair in pairs]
+
+    def _answer(self, template: str, pair: tuple[str, str], key: str, max_tokens: int) -> tuple[tuple[str, str], str]:
+        """Ask one prompt and commit its reply to the cache (a killed run resumes after it)."""
+        text, triple = pair
+        answer = self._complete(self.templates[template].replace("$TEXT$", text).replace("$TRIPLE$", triple), max_tokens)
+        if self.cache is not None:
+            self.cache.put(key, answer)
         with self._count_lock:
             self.calls += 1
-        if self.cache is not None and key is not None:
-            self.cache.put(key, answer)
-        return answer
+        return pair, answer
 
-    def _map(self, fn, jobs, progress):
-        results: list[Any] = [None] * len(jobs)
-
-        def run(i):
-            results[i] = fn(*jobs[i])
-            if progress:
-                progress(1)
-
-        if self.concurrency == 1:
-            for i in range(len(jobs)):
-                run(i)
-        else:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                for future in [pool.submit(run, i) for i in range(len(jobs))]:
-                    future.result()
-        return results
+    def _run(self, ask: Callable, todo: list, replies: dict, shown: Progress) -> None:
+        """Ask every prompt of ``todo`` on ``concurrency`` threads; the first failure cancels the rest."""
+        cancel = self._client.cancel
+        cancel.clear()
+        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)), thread_name_prefix="genres-judge")
+        finished = interrupted = False
+        try:
+            pending = {pool.submit(ask, pair) for pair in todo}
+            answered = 0
+            while pending:
+                done, pending = wait(pending, timeout=shown.every if shown.every > 0 else None,
+                                     return_when=FIRST_EXCEPTION)
+                for future in done:
+                    pair, answer = future.result()  # raises the first failure
+                    replies[pair] = answer
+                    answered += 1
+                if pending:
+                    shown.show(answered)
+            shown.show(answered, final=True)
+            finished = True
+        except KeyboardInterrupt:
+            interrupted = True  # do not wait for requests in flight: every reply received is in the cache
+            raise
+        finally:
+            if not finished:
+                cancel.set()  # no worker starts another attempt; a backoff wait ends now
+            pool.shutdown(wait=not interrupted, cancel_futures=True)
 
     def factualness(self, items, progress=None):
         """Ask the fact-checker prompt for each (text, triple); unparsable replies are counted and read as not supported."""
-        jobs = [(text, triple_key(triple)) for text, triple in items]
-        replies = self._map(lambda text, t: self._ask("fact_checker", text, t, 10), jobs, progress)
+        pairs = [(text, triple_key(triple)) for text, triple in items]
         out = []
-        for reply in replies:
+        for reply in self._ask_all("fact_checker", pairs, 10, "FS judge", progress):
             if not is_well_formed_factualness(reply):
                 self.unparsable += 1
             out.append(parse_factualness(reply))
@@ -288,7 +393,9 @@ class OpenAIJudge:
 
     def granularity(self, triples, progress=None, texts=None):
         """Ask the granularity prompt once per distinct triple (it has no text); returns the split counts."""
-        # the granularity prompt has no text: one cached reply per triple
-        jobs = [("", triple_key(t)) for t in triples]
-        replies = self._map(lambda _text, t: self._ask("granularity_checker", "", t, 200), jobs, progress)
-        return [count_splits(reply) for reply in replies]
+        pairs = [("", triple_key(t)) for t in triples]
+        return [count_splits(reply) for reply in self._ask_all("granularity_checker", pairs, 200, "GS judge", progress)]
+
+    def close(self) -> None:
+        """Close the kept-alive connections (the cache stays open)."""
+        self._client.close()

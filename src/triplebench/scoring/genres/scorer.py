@@ -70,7 +70,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("judge_key_env", "str", None, "environment variable holding the judge server's API key"),
     Option("judge_model", "str", None, "judge model [default: $GENRES_JUDGE_MODEL or gpt-3.5-turbo-instruct]"),
     Option("judge_api", "choice", "completions", "the judge server's API", choices=("completions", "chat")),
-    Option("judge_concurrency", "int", 8, "judge requests in flight", minimum=1, maximum=64),
+    Option("judge_concurrency", "int", 32, "judge requests in flight (vLLM: 32-64; llama.cpp: its --parallel slots; "
+           "Ollama: $OLLAMA_NUM_PARALLEL; a rate-limited API: fewer)", minimum=1, maximum=64),
     Option("judge_timeout", "float", 60.0, "seconds per judge request", minimum=0.1, maximum=3600),
     Option("judge_cache", "path", None, "SQLite cache of judge replies [default: the per-user cache]"),
     Option("embedder", "choice", "minilm", "US/CS embedder: all-MiniLM-L6-v2 offline, or an OpenAI-compatible "

@@ -1,0 +1,103 @@
+"""``judge_check`` / ``triplebench judge-check`` end to end against the fake judge server
+serving the paper's verdicts with 10% of them flipped; kappa recomputed here by hand."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_judge import FakeJudge
+
+from triplebench.scoring.genres.agreement import reference_verdicts, stored_agreement
+
+
+def kappa_by_hand(pairs: list[tuple[bool, bool]]) -> tuple[list[list[int]], float, float]:
+    """Confusion (rows: reference yes/no, columns: judge yes/no), p_o and Cohen's kappa."""
+    a = sum(r and j for r, j in pairs)
+    b = sum(r and not j for r, j in pairs)
+    c = sum(j and not r for r, j in pairs)
+    d = sum(not r and not j for r, j in pairs)
+    n = a + b + c + d
+    po = (a + d) / n
+    pe = ((a + b) / n) * ((a + c) / n) + ((c + d) / n) * ((b + d) / n)
+    return [[a, b], [c, d]], po, (po - pe) / (1 - pe)
+
+
+@pytest.fixture()
+def paper_judge(built):
+    """A fake server answering like the paper's judge on CDR, 10% of the verdicts flipped."""
+    from triplebench.scoring.genres.judges import load_prompts
+
+    reference = reference_verdicts("cdr")
+    facts = {(r.text, r.triple): r.supported for r in reference}
+    splits: dict[str, int] = {}
+    for r in reference:
+        splits.setdefault(r.triple, r.splits)
+    with FakeJudge(load_prompts(), facts=facts, splits=splits, flip=0.1, flip_seed=3) as server:
+        yield server
+
+
+def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_path, monkeypatch):
+    from triplebench.scoring.genres import judge_check
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    result = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=300, seed=5,
+                         judge_cache=str(tmp_path / "judge.sqlite"), resamples=500)
+    assert len(result.sample) == 300 and len({(i.text, i.triple) for i in result.sample}) == 300
+    systems = {i.system for i in result.sample}
+    assert len(systems) >= 10  # stratified: every upstream system is in the sample
+    fs_pairs = [(i.supported, paper_judge.fact(i.text, i.triple)) for i in result.sample]
+    gs_pairs = [(i.splits >= 2, paper_judge.split_count(i.triple) >= 2) for i in result.sample]
+    for name, pairs in (("FS", fs_pairs), ("GS", gs_pairs)):
+        confusion, po, kappa = kappa_by_hand(pairs)
+        got = result.scores[name]
+        assert got.confusion == confusion
+        assert got.accuracy == pytest.approx(po) and got.kappa == pytest.approx(kappa)
+        low, high = got.interval
+        assert low < kappa < high
+    flipped = sum(paper_judge.flipped("fact_checker", i.text, i.triple) for i in result.sample)
+    assert 0 < flipped < 60 and result.scores["FS"].confusion[0][1] + result.scores["FS"].confusion[1][0] == flipped
+    fs = result.scores["FS"]
+    assert fs.reference_score == pytest.approx(sum(r for r, _ in fs_pairs) / 300)
+    assert fs.judge_score == pytest.approx(sum(j for _, j in fs_pairs) / 300)
+    # stored under the judge's URL and model, for a later scored run of the same judge
+    stored = stored_agreement(paper_judge.url, "fake", "cdr")
+    assert stored["FS"]["kappa"] == pytest.approx(result.scores["FS"].kappa) and stored["sample"] == 300
+    assert stored_agreement(paper_judge.url, "another-model", "cdr") is None
+    # the same sample again: every verdict from the judge cache, the same numbers
+    asked = len(paper_judge.requests)
+    again = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=300, seed=5,
+                        judge_cache=str(tmp_path / "judge.sqlite"), resamples=500)
+    assert len(paper_judge.requests) == asked and again.to_dict()["scores"] == result.to_dict()["scores"]
+
+
+def test_judge_check_cli_text_and_json(paper_judge, tmp_path, capsys, monkeypatch):
+    from triplebench.cli.main import main
+    from triplebench.options import validate
+    from triplebench.scoring.genres.backends import judge as make_judge
+    from triplebench.scoring.genres.scorer import OPTIONS
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    args = ["judge-check", "--set", "cdr", "--judge-url", paper_judge.url, "--judge-model", "fake", "--sample", "40",
+            "--seed", "1", "--judge-cache", str(tmp_path / "j.sqlite")]
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sample"] == 40 and set(out["scores"]) == {"FS", "GS"}
+    confusion = out["scores"]["FS"]["confusion"]
+    assert sum(map(sum, confusion)) == 40
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "FS: accuracy" in text and "GS: accuracy" in text and "kappa" in text and "40 cdr triples" in text
+    # a judge built for scoring carries the stored check
+    opts = validate(OPTIONS, {"judge": "openai", "judge_url": paper_judge.url, "judge_model": "fake", "dataset": "cdr",
+                              "judge_cache": str(tmp_path / "j.sqlite")})
+    assert make_judge(opts, "cdr").agreement["FS"]["kappa"] == pytest.approx(out["scores"]["FS"]["kappa"])
+
+
+def test_judge_check_refuses_the_archived_judge_and_a_missing_set(built, capsys):
+    from triplebench.cli.main import main
+
+    assert main(["judge-check", "--judge", "archived", "--set", "cdr"]) == 2
+    assert "option 'judge'" in capsys.readouterr().err
+    assert main(["judge-check", "--judge-url", "http://127.0.0.1:9/v1"]) == 2
+    assert "option 'dataset'" in capsys.readouterr().err
