@@ -9,12 +9,19 @@ file wins:
 2. ``$TRIPLEBENCH_DATA``;
 3. this checkout, when the working directory is inside it (or the package is an
    editable install of it): ``<root>/datasets``;
-4. the per-user release cache of the installed version,
+4. the per-user release cache of the data version,
    ``<cache>/releases/<version>/datasets`` (filled by ``triplebench download``);
-5. the Hub release of the installed version: the dataset repo
+5. the Hub release of the data version: the dataset repo
    ``<org>/<benchmark>`` at revision ``v<version>`` (``$TRIPLEBENCH_HUB_ORG``,
    default :data:`HUB_ORG`), downloaded into the cache of step 4. Skipped when
    ``HF_HUB_OFFLINE`` is set.
+
+**The data-version rule.** Package version V reads data release vV by default: a
+release publishes the datasets and the evaluate modules of exactly the package
+version that made it (``triplebench release`` refuses any other). A user pins another
+release with ``data_version=`` / ``--data-version`` (:func:`use_version`), which steps
+4 and 5 then read; a result read that way says so in its signature (``release:V``).
+An explicit directory (steps 1-2) and the checkout are what they are: no version.
 
 A data directory (steps 1, 2 and 4) holds one folder per benchmark, each laid out
 like a released dataset repo (``<benchmark>/data/<config>/<split>-00000-of-00001.parquet``);
@@ -39,6 +46,7 @@ from .paths import PACKAGE_DIR, cache_dir, project_root
 HUB_ORG = "triplebench"
 
 _explicit: list[Path] = []
+_versions: list[str] = []
 _hub_tried: set[tuple[str, str]] = set()
 
 
@@ -51,9 +59,65 @@ def installed_version() -> str:
     try:
         return version("triplebench")
     except PackageNotFoundError:
-        from . import __version__
+        from ._version import __version__
 
         return __version__
+
+
+def data_version() -> str:
+    """The data release read in steps 4-5: the one :func:`use_version` names, else the installed version."""
+    return _versions[-1] if _versions else installed_version()
+
+
+def pinned_version() -> str | None:
+    """The data release :func:`use_version` names (``None``: the installed version's, by the rule)."""
+    return _versions[-1] if _versions else None
+
+
+@contextmanager
+def use_version(version: str) -> Iterator[str]:
+    """Read the data release ``version`` (steps 4-5) inside a ``with`` block.
+
+    Parameters
+    ----------
+    version : str
+        ``MAJOR.MINOR.PATCH`` (a leading ``v`` is accepted).
+
+    Yields
+    ------
+    str
+        The version, without ``v``.
+
+    Raises
+    ------
+    TripleBenchError
+        Not a ``MAJOR.MINOR.PATCH`` version.
+    """
+    from ._version import parse_version
+
+    version = str(version).removeprefix("v")
+    parse_version(version)
+    _versions.append(version)
+    try:
+        yield version
+    finally:
+        _versions.pop()
+
+
+def downloaded_versions() -> list[str]:
+    """The data releases in the per-user cache (``triplebench download``), oldest first."""
+    from ._version import parse_version
+
+    root = cache_dir() / "releases"
+    found = []
+    for folder in root.iterdir() if root.is_dir() else ():
+        try:
+            key = parse_version(folder.name)
+        except TripleBenchError:
+            continue
+        if (folder / "datasets").is_dir() and any((folder / "datasets").iterdir()):
+            found.append((key, folder.name))
+    return [name for _, name in sorted(found)]
 
 
 def hub_org() -> str:
@@ -62,8 +126,9 @@ def hub_org() -> str:
 
 
 def release_cache(version: str | None = None) -> Path:
-    """The per-user data directory of one release: ``<cache>/releases/<version>/datasets``."""
-    return cache_dir() / "releases" / (version or installed_version()) / "datasets"
+    """The per-user data directory of one release: ``<cache>/releases/<version>/datasets``
+    (default: :func:`data_version`)."""
+    return cache_dir() / "releases" / (version or data_version()) / "datasets"
 
 
 @contextmanager
@@ -188,7 +253,7 @@ def locate(benchmark: str, relpath: str) -> Path:
         candidates.append(checkout / benchmark / relpath)
         if candidates[0].is_file():
             return candidates[0]
-    version = installed_version()
+    version = data_version()
     cached = release_cache(version) / benchmark / relpath
     candidates.append(cached)
     if cached.is_file():
@@ -200,7 +265,7 @@ def locate(benchmark: str, relpath: str) -> Path:
 
 def missing_error(benchmark: str, config: str, split: str) -> TripleBenchError:
     """The one error for gold data found nowhere: where it was looked for and how to get it."""
-    version = installed_version()
+    version = data_version()
     checkout = _checkout_datasets()
     looked = [f"this checkout ({checkout})"] if checkout else []
     looked.append(f"the release cache ({release_cache(version)})")
@@ -210,8 +275,11 @@ def missing_error(benchmark: str, config: str, split: str) -> TripleBenchError:
         else f"the Hub ({hub_org()}/{benchmark}@v{version})"
     )
     build = " or run `dvc repro` (or `make`) in the checkout" if checkout else ""
+    others = [v for v in downloaded_versions() if v != version]
+    have = (f"; downloaded releases: {', '.join(others)} (read one with --data-version "
+            f"{others[-1]} / data_version='{others[-1]}')") if others else ""
     return TripleBenchError(
-        f"{benchmark}/{config}/{split} not found in {', '.join(looked)}. Get it with "
-        f"`triplebench download --version {version} [--from HUB_ORG | GIT_URL | PATH]`, "
+        f"{benchmark}/{config}/{split} not found in {', '.join(looked)}{have}. Get it with "
+        f"`triplebench download --version {version} [--from hf://ORG | GIT_URL | PATH]`, "
         f"point at a data directory with `--data DIR` or TRIPLEBENCH_DATA=DIR{build}"
     )

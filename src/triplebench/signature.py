@@ -10,7 +10,7 @@ not, :func:`diff` says which fields differ.
 
 from __future__ import annotations
 
-from . import __version__
+from ._version import __version__
 from .sources import load_pins
 
 

@@ -1,11 +1,14 @@
 """Download a release's datasets into the per-user cache the scorers read.
 
-    triplebench download                          # hf://<org> release of the installed version
-    triplebench download --from ORG --version 1.0.0
+    triplebench download                                   # hf://<org> release of the installed version
+    triplebench download --from hf://ORG --version 1.0.0
     triplebench download --from https://host/triplebench.git
     triplebench download --from /srv/git/triplebench.git
 
-After it, scoring works from any directory without a checkout (also offline).
+`--from` takes every form `triplebench release --to` takes. The installed package reads
+the release of its own version; after downloading another, score with `--data-version V`
+(`data_version="V"`). After it, scoring works from any directory without a checkout
+(also offline). Nothing is written unless every benchmark asked for arrived.
 """
 
 from __future__ import annotations
@@ -26,18 +29,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``download`` arguments to ``parser``."""
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("--from", dest="source", default=None, metavar="HUB_ORG | GIT_URL | PATH",
-                        help=f"where the release is (default: Hub organisation {hub_org()})")
+    parser.add_argument("--from", dest="source", default=None, metavar="hf://ORG | GIT_URL | PATH",
+                        help=f"where the release is, as `release --to` names it (default: hf://{hub_org()})")
     parser.add_argument("--version", dest="release", default=None, metavar="V",
                         help=f"release version (default: the installed {installed_version()})")
     parser.add_argument("--benchmark", action="append", choices=BENCHMARKS, help="only this benchmark (repeatable)")
 
 
 def _is_git(source: str) -> bool:
+    if source.startswith("hf://"):
+        return False
     return "://" in source or source.startswith("git@") or source.endswith(".git") or Path(source).expanduser().exists()
 
 
-def _from_git(source: str, version: str, benchmarks: list[str], cache: Path) -> None:
+def _from_git(source: str, version: str, benchmarks: list[str], staged: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="triplebench-download-") as scratch:
         clone = Path(scratch) / "release"
         done = subprocess.run(
@@ -52,35 +57,40 @@ def _from_git(source: str, version: str, benchmarks: list[str], cache: Path) -> 
             folder = clone / "datasets" / benchmark
             if not folder.is_dir():
                 raise TripleBenchError(f"{source}@v{version}: has no datasets/{benchmark}")
-            staging = staging_directory(cache / benchmark)
-            shutil.copytree(folder, staging, dirs_exist_ok=True)
-            replace_directory(staging, cache / benchmark)
+            shutil.copytree(folder, staged / benchmark)
 
 
-def _from_hub(org: str, version: str, benchmarks: list[str], cache: Path) -> None:
+def _from_hub(org: str, version: str, benchmarks: list[str], staged: Path) -> None:
     for benchmark in benchmarks:
-        staging = staging_directory(cache / benchmark)
-        try:
-            fetch_hub_release(org, benchmark, version, staging)
-        except TripleBenchError:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-        shutil.rmtree(staging / ".cache", ignore_errors=True)
-        replace_directory(staging, cache / benchmark)
+        fetch_hub_release(org, benchmark, version, staged / benchmark)
+        shutil.rmtree(staged / benchmark / ".cache", ignore_errors=True)
 
 
 def run(args: argparse.Namespace) -> int:
     """Fill the release cache; return the exit status."""
-    version = args.release or installed_version()
+    from .._version import parse_version
+
+    version = (args.release or installed_version()).removeprefix("v")
+    parse_version(version)
     benchmarks = args.benchmark or list(BENCHMARKS)
     cache = release_cache(version)
-    cache.mkdir(parents=True, exist_ok=True)
-    source = args.source or hub_org()
-    if _is_git(source):
-        _from_git(source, version, benchmarks, cache)
-    else:
-        _from_hub(source.removeprefix("hf://").strip("/"), version, benchmarks, cache)
+    source = args.source or f"hf://{hub_org()}"
+    with tempfile.TemporaryDirectory(prefix="triplebench-download-") as scratch:
+        staged = Path(scratch) / "datasets"
+        staged.mkdir()
+        if _is_git(source):
+            _from_git(source, version, benchmarks, staged)
+        else:
+            _from_hub(source.removeprefix("hf://").strip("/"), version, benchmarks, staged)
+        cache.mkdir(parents=True, exist_ok=True)  # only now: a failed download leaves nothing behind
+        for benchmark in benchmarks:
+            target = staging_directory(cache / benchmark)
+            shutil.copytree(staged / benchmark, target, dirs_exist_ok=True)
+            replace_directory(target, cache / benchmark)
     print(f"triplebench {version}: {', '.join(benchmarks)} -> {cache}")
+    if version != installed_version():
+        print(f"# the installed package {installed_version()} reads release {installed_version()} by default: "
+              f"score with --data-version {version} (data_version='{version}') to read this one")
     from ..resolver import use_data
     from ..warmup import warm_up
 

@@ -4,9 +4,11 @@
     triplebench release 1.0.0 --to /srv/git/triplebench.git
     triplebench release 1.0.0 --to git@host:org/triplebench.git
 
-Run inside the checkout after `make`. The version rule is checked against the
-target's previous release (gold rows changed: major; config added: minor; cards
-only: patch). TACRED text (LDC) stays out unless --include-restricted.
+Run inside the checkout after `make`. VERSION must be the installed package's
+version (the data-version rule: package V reads release vV, and the Spaces pin
+triplebench==V). The version rule is checked against the target's previous release
+(gold rows changed: major; config added: minor; cards only: patch). TACRED text (LDC)
+stays out unless --include-restricted.
 """
 
 from __future__ import annotations
@@ -39,8 +41,11 @@ def run(args: argparse.Namespace) -> int:
         raise TripleBenchError(f"{root}: not a triplebench checkout; run `triplebench release` inside the built checkout")
     target = args.to or f"hf://{hub_org()}"
     if args.version != installed_version():
-        print(f"# note: the installed package is {installed_version()}; the Spaces pin triplebench=={args.version} "
-              f"and a package {args.version} reads release v{args.version}: publish that package version too")
+        raise TripleBenchError(
+            f"release {args.version}: the installed package is {installed_version()}. A release is the data and "
+            f"evaluate modules of exactly one package version (its Spaces pin triplebench=={args.version}, and "
+            f"package {args.version} reads release v{args.version}): set the version in src/triplebench/_version.py, "
+            "add its CHANGELOG section, reinstall, then release")
     with tempfile.TemporaryDirectory(prefix="triplebench-tree-") as scratch:
         out = Path(args.out) if args.out else Path(scratch) / "tree"
         if out.exists():

@@ -13,21 +13,12 @@ than the previous one; otherwise it is refused before anything is written.
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
+from .._version import parse_version
 from ..errors import TripleBenchError
 
-_VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 LEVELS = ("none", "patch", "minor", "major")
-
-
-def parse_version(text: str) -> tuple[int, int, int]:
-    """``"1.2.3"`` -> ``(1, 2, 3)``; anything else is an error."""
-    match = _VERSION.match(text)
-    if not match:
-        raise TripleBenchError(f"version {text!r}: expected MAJOR.MINOR.PATCH, e.g. 1.0.0")
-    return int(match.group(1)), int(match.group(2)), int(match.group(3))
 
 
 def manifest(root: Path) -> dict[str, str]:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..io import atomic_write_text
 from ..paths import reports_dir
 from . import metrics, plots, report_params, sections
