@@ -62,8 +62,28 @@ def report_module(benchmark: str):
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Run one benchmark's report (what its DVC report stage runs)."""
+    """Run one benchmark's report (what its DVC report stage runs), or set your systems beside its published ones."""
+    if args.show_help or args.benchmark is None:
+        print(REPORT_HELP)
+        return 0
+    if args.benchmark not in BENCHMARKS:
+        from ..errors import InputError
+
+        raise InputError.option("benchmark", args.benchmark, "one of " + " | ".join(BENCHMARKS))
+    if any(a == "--add" or a.startswith("--add=") for a in args.rest):
+        from ..reports import yours
+
+        return yours.main(args.benchmark, args.rest)
     return report_module(args.benchmark).main(args.rest)
+
+
+REPORT_HELP = """usage: triplebench report BENCHMARK [report options]
+       triplebench report carb|benchie|robust --add NAME=FILE[:FORMAT] [--add ...] [--html PATH]
+
+The first form runs a benchmark's DVC report stage (`triplebench report BENCHMARK --help`
+lists its options). The second scores your system outputs beside the benchmark's
+published ones and writes one offline HTML page with the same tables, figures and
+pairwise significance matrix (`triplebench report carb --add x=y --help` for its options)."""
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -77,6 +97,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.set_defaults(func=cmd_summary)
     sub = commands.add_parser("report", help=cmd_report.__doc__.splitlines()[0], add_help=False,
                               description="triplebench report BENCHMARK [report options]; see `triplebench report BENCHMARK --help`")
-    sub.add_argument("benchmark", choices=BENCHMARKS, metavar="BENCHMARK")
+    sub.add_argument("-h", "--help", dest="show_help", action="store_true")  # before BENCHMARK: the overview
+    sub.add_argument("benchmark", nargs="?", metavar="BENCHMARK")
     sub.add_argument("rest", nargs=argparse.REMAINDER)
     sub.set_defaults(func=cmd_report)

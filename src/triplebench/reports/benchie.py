@@ -47,26 +47,51 @@ def _systems() -> dict[tuple[str, str], list[dict[str, Any]]]:
     return systems
 
 
-def build_report(facets: list[str]) -> tuple[dict, dict, list[dict], list[dict]]:
-    """Metrics, meta and the two plot tables (see the module docstring)."""
+def system_entry(predictions: Any, language: str, facets: list[str], **options: Any) -> tuple[dict, dict[str, str]]:
+    """One system's report entry (per facet P/R/F1/TP/FP/FN; default-facet slot-error shares and
+    error buckets by paper name) and its signatures per facet.
+
+    Parameters
+    ----------
+    predictions : path or records
+        The system's extractions.
+    language : str
+        The gold language.
+    facets : list of str
+        The facets to score (``default`` among them).
+    **options
+        More scorer options (``fmt`` for a file).
+
+    Returns
+    -------
+    (dict, dict)
+        The entry and facet -> signature.
+    """
     from ..scoring.benchie import score
     from ..scoring.benchie.analysis import PATTERNS, bucket_name, readable
 
     paper_name = {readable(p): bucket_name(p) for p in PATTERNS}
+    entry: dict = {}
+    signatures = {}
+    for facet in facets:
+        result = score(predictions, language=language, facet=facet, errors=facet == "default", **options)
+        entry[facet] = {**result.scores, **{k: result.counts[k] for k in ("tp", "fp", "fn")}}
+        signatures[facet] = result.signature
+        if facet == "default":
+            errors = result.details["errors"]
+            entry["slot_error_share"] = errors["slot_error_share"]
+            entry["error_buckets"] = {paper_name[k]: v for k, v in errors["buckets"].items()}
+    return entry, signatures
+
+
+def build_report(facets: list[str]) -> tuple[dict, dict, list[dict], list[dict]]:
+    """Metrics, meta and the two plot tables (see the module docstring)."""
     metrics: dict = {}
     meta: dict = {"facet_E": "not scored: upstream has not published the BenchIE-E gold", "systems": {}}
     slots, buckets = [], []
     for (system, lang), records in _systems().items():
-        entry: dict = {}
-        meta["systems"][system] = {"language": lang, "extractions": len(records), "signatures": {}}
-        for facet in facets:
-            result = score(records, language=lang, facet=facet, errors=facet == "default")
-            entry[facet] = {**result.scores, **{k: result.counts[k] for k in ("tp", "fp", "fn")}}
-            meta["systems"][system]["signatures"][facet] = result.signature
-            if facet == "default":
-                errors = result.details["errors"]
-                entry["slot_error_share"] = errors["slot_error_share"]
-                entry["error_buckets"] = {paper_name[k]: v for k, v in errors["buckets"].items()}
+        entry, signatures = system_entry(records, lang, facets)
+        meta["systems"][system] = {"language": lang, "extractions": len(records), "signatures": signatures}
         metrics[system] = entry
         slots += [{"system": system, "slot": k, "share": round(v, 6)} for k, v in entry["slot_error_share"].items()]
         buckets += [{"system": system, "bucket": k, "count": v} for k, v in entry["error_buckets"].items()]

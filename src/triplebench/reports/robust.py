@@ -97,6 +97,37 @@ def failing_cliques(per_system: dict[str, list[dict[str, float] | None]], gold: 
     ]
 
 
+def summarize(pub: Any, gold: list[dict], failing: int) -> tuple[dict[str, Any], dict[str, list]]:
+    """The report of scored ROBUST systems (``reports/robust.json``'s layout) and their per-clique F1s.
+
+    Parameters
+    ----------
+    pub : triplebench.reports.significance.Published
+        The systems' results (intervals attached) and pairwise comparisons.
+    gold : list of dict
+        The gold cliques the results were scored on.
+    failing : int
+        How many failing cliques to list.
+
+    Returns
+    -------
+    (dict, dict)
+        The report, and system -> :func:`clique_f1` of its result.
+    """
+    systems, per_clique = {}, {}
+    for name, result in pub.results.items():
+        systems[name] = {**result.scores, "intervals": {m: [result.intervals[m].low, result.intervals[m].high]
+                                                         for m in ("carb_f1", "robust_f1")}}
+        per_clique[name] = clique_f1(result.details["sentence_scores"])
+    comparisons = [{"a": a, "b": b, "metric": c.metric, "delta": c.delta, "low": c.interval.low, "high": c.interval.high,
+                    "p_value": c.p_value} for (a, b), c in pub.comparisons.items()]
+    some = next(iter(pub.results.values()))
+    interval = some.intervals["robust_f1"]
+    out = {"signature": some.signature, "resamples": interval.resamples, "seed": interval.seed, "level": interval.level,
+           "systems": systems, "comparisons": comparisons, "failing_cliques": failing_cliques(per_clique, gold, failing)}
+    return out, per_clique
+
+
 def _csv(header: list[str], rows: list[list[Any]]) -> str:
     lines = [",".join(header)]
     lines += [",".join(f'"{v}"' if isinstance(v, str) else repr(v) for v in row) for row in rows]
@@ -136,19 +167,10 @@ def main(argv: list[str] | None = None) -> int:
                     level=float(settings["level"]))
     if not pub.results:
         raise InputError("datasets/robust", None, "no published systems in the systems config")
-    gold = scorer().gold
-    systems, per_clique = {}, {}
-    for name, result in pub.results.items():
-        systems[name] = {**result.scores, "intervals": {m: [result.intervals[m].low, result.intervals[m].high]
-                                                         for m in ("carb_f1", "robust_f1")}}
-        per_clique[name] = clique_f1(result.details["sentence_scores"])
-        print(f"{name:28} CaRB F1 {result['carb_f1']:.3f}  ROBUST F1 {result['robust_f1']:.3f}")
-    comparisons = [{"a": a, "b": b, "metric": c.metric, "delta": c.delta, "low": c.interval.low, "high": c.interval.high,
-                    "p_value": c.p_value} for (a, b), c in pub.comparisons.items()]
-    some = next(iter(pub.results.values()))
-    out = {"signature": some.signature, "resamples": int(settings["resamples"]), "seed": int(settings["seed"]),
-           "level": float(settings["level"]), "systems": systems, "comparisons": comparisons,
-           "failing_cliques": failing_cliques(per_clique, gold, int(settings["failing"]))}
+    out, per_clique = summarize(pub, scorer().gold, int(settings["failing"]))
+    for name, s in out["systems"].items():
+        print(f"{name:28} CaRB F1 {s['carb_f1']:.3f}  ROBUST F1 {s['robust_f1']:.3f}")
+    systems, gold = out["systems"], scorer().gold
     drop_rows = [[name, s["carb_f1"], *s["intervals"]["carb_f1"], s["robust_f1"], *s["intervals"]["robust_f1"]]
                  for name, s in systems.items()]
     clique_rows = [[name, gold[i]["clique_id"], *(stats[k] for k in CLIQUE_STATS)]
@@ -157,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         ["system", "carb_f1", "carb_f1_low", "carb_f1_high", "robust_f1", "robust_f1_low", "robust_f1_high"], drop_rows))
     atomic_write_text(plots / "robust_cliques.csv", _csv(["system", "clique_id", *CLIQUE_STATS], clique_rows))
     atomic_write_text(report, json.dumps(out, indent=1) + "\n")
-    print(some.signature)
+    print(out["signature"])
     return 0
 
 

@@ -47,8 +47,9 @@ def _systems(benchmark: str, split: str) -> dict[tuple[str, str], list[dict[str,
     return grouped
 
 
-def published(benchmark: str, *, split: str = "test", resamples: int, seed: int, level: float) -> Published:
-    """Score and compare every published system of ``benchmark``.
+def published(benchmark: str, *, split: str = "test", resamples: int, seed: int, level: float,
+              added: dict[str, tuple[Any, dict[str, Any]]] | None = None) -> Published:
+    """Score and compare every published system of ``benchmark`` (and the user's systems ``added``).
 
     Parameters
     ----------
@@ -58,13 +59,23 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
         The split of the ``systems`` config.
     resamples, seed, level : int, int, float
         The bootstrap (intervals and paired tests share it).
+    added : dict, optional
+        name -> (predictions, options): more systems, scored with ``options`` (``fmt``,
+        ``language``...) beside the published ones and compared with every system of
+        their group.
 
     Returns
     -------
     Published
+
+    Raises
+    ------
+    InputError
+        An added name that is a published system's, or predictions that do not fit the gold.
     """
     import triplebench
 
+    from ..errors import InputError
     from ..registry import get
 
     out = Published(benchmark)
@@ -74,6 +85,13 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
         out.results[system] = triplebench.score(benchmark, records, bootstrap=resamples, seed=seed, level=level,
                                                 **selectors)
         out.groups.setdefault(group, []).append(system)
+    for name, (predictions, options) in (added or {}).items():
+        if name in out.results:
+            raise InputError.option("add", name, "a name that is not a published system's (" + ", ".join(out.results) + ")")
+        options = {"split": split, **options} if "split" in takes else dict(options)
+        out.results[name] = triplebench.score(benchmark, predictions, bootstrap=resamples, seed=seed, level=level,
+                                              **options)
+        out.groups.setdefault(options.get("language") or options.get("split") or split, []).append(name)
     for names in out.groups.values():
         for a, b in combinations(names, 2):
             out.comparisons[a, b] = triplebench.compare(out.results[a], out.results[b], resamples=resamples,
