@@ -111,6 +111,13 @@ def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = 
     file). GS (paper rule) averages over the texts of the run's granularity file.
     GS_legacy and the statistics average over the prediction file's texts, GS_legacy
     looking each triple's reply up in the run's granularity file.
+
+    A run whose archived granularity prompts hold a text's whole triple list as one
+    "triple" (NYT10m LLaMA-2-7B seed 1, the only verdicts of that model on NYT10m: one
+    factualness verdict and one granularity reply per text, not per triple) gets no FS and
+    GS: those verdicts do not measure the paper's per-triple scores (GS would be 3.8
+    against the paper's 69.2). ``whole_list_texts`` then counts the texts so judged, and
+    ``FS_whole_lists`` / ``GS_whole_lists`` keep what the verdicts would give.
     """
     import pyarrow.compute as pc
 
@@ -135,11 +142,14 @@ def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = 
         triples = [[[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in preds]
         tri, tok = token_stats(triples)
         out["tri"], out["tok"] = float(tri.mean()), float(tok.mean())
+    whole = sum(1 for r in judged if any(_is_triple_list(g["triple"]) for g in r["granularity"] or []))
+    if whole:
+        out["whole_list_texts"] = whole
     fs_rows = [r["factualness"] for r in judged if r["factualness"] is not None]
     if fs_rows:
         out["FS"] = float(np.mean([sum(f["supported"]) / len(f["supported"]) if f["supported"] else 0.0 for f in fs_rows]))
     gs_rows = [r["granularity"] for r in judged if r["granularity"] is not None]
-    if gs_rows or preds:
+    if gs_rows or (preds and judged):  # no verdicts at all is no GS, never 0
         # paper rule: over the texts the run's granularity file holds (texts with triples),
         # each the mean over its distinct judged triples
         per_text = [float(np.mean([granularity_of(g["splits"], "paper") for g in items])) for items in gs_rows if items]
@@ -155,4 +165,19 @@ def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = 
             values = [granularity_of(replies[t["raw"]], "legacy") for t in r["triples"] if t["raw"] in replies]
             per.append(float(np.mean(values)) if values else 0.0)
         out["GS_legacy"] = float(np.mean(per))
+    if whole:  # not the paper's per-triple verdicts: kept aside, never as FS/GS
+        for key in ("FS", "GS", "GS_legacy"):
+            if key in out:
+                out[f"{key}_whole_lists"] = out.pop(key)
     return out
+
+
+def _is_triple_list(text: str) -> bool:
+    """True when a judged "triple" is a JSON list of triples (a text's whole list judged as one)."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(value, list) and bool(value) and all(isinstance(item, list) for item in value)

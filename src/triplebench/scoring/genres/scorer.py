@@ -106,18 +106,21 @@ class GenresResult(Result):
     """
 
     def _format_extra(self) -> list[str]:
+        def show(value: float | None, scale: float = 1.0) -> str:
+            return "n/a" if value is None or value != value else f"{value * scale:.1f}"
+
         lines = []
         stats = self.details.get("statistics") or {}
         if stats:
-            lines.append("#tri {:.1f}  #tok {:.1f}  (triples per text; word tokens per triple)".format(
-                stats.get("tri", math.nan), stats.get("tok", math.nan)))
+            lines.append(f"#tri {show(stats.get('tri'))}  #tok {show(stats.get('tok'))}  "
+                         "(triples per text; word tokens per triple)")
         paper = self.details.get("paper")
         if paper:
             shown = [k for k in ("FS", "GS", "US", "CS", "TS") if k in self.scores and k in paper]
-            ours = "  ".join(f"{k} {100 * self.scores[k]:.1f}" for k in shown if self.scores[k] is not None)
-            printed = "  ".join(f"{k} {paper[k]:.1f}" for k in shown)
-            lines.append(f"paper: {printed}  #tri {paper['tri']:.1f}  #tok {paper['tok']:.1f}")
-            lines.append(f"ours:  {ours}  #tri {stats.get('tri', math.nan):.1f}  #tok {stats.get('tok', math.nan):.1f}")
+            printed = "  ".join(f"{k} {show(paper[k])}" for k in shown)
+            ours = "  ".join(f"{k} {show(self.scores[k], 100)}" for k in shown)
+            lines.append(f"paper: {printed}  #tri {show(paper['tri'])}  #tok {show(paper['tok'])}")
+            lines.append(f"ours:  {ours}  #tri {show(stats.get('tri'))}  #tok {show(stats.get('tok'))}")
         return lines
 
 
@@ -465,11 +468,24 @@ def _score_archived_run(run: ArchivedRun, opts: dict[str, Any], given: dict[str,
     if extra is not None:
         fields.update({k: v for k, v in parse(extra.signature).items() if k in ("embedder", "phi", "combine", "lda")})
 
+    warnings = [] if extra is None else [w for w in extra.warnings if not w.startswith("TS is not")]
+    if "tri" not in found:
+        warnings.append(f"{run.name}: no published output file for this run, so #tri and #tok are n/a (the paper's "
+                        "row of this model may be another seed's: see the dataset card)")
+    missing = [k for k in ARCHIVED_SCORES if k in wanted and scores.get(k) is None]
+    if missing and "whole_list_texts" not in found:
+        warnings.append(f"{run.name}: no archived {' or '.join(missing)} verdicts for this run: n/a")
+    if "whole_list_texts" in found:
+        would = ", ".join(f"{k} {100 * found[f'{k}_whole_lists']:.1f}" for k in ("FS", "GS")
+                          if f"{k}_whole_lists" in found)
+        warnings.append(f"{run.name}: the archived verdicts judged each text's whole triple list as one triple "
+                        f"({found['whole_list_texts']} texts), not each triple: FS and GS are n/a (those verdicts "
+                        f"would give {would}, not the paper's per-triple scores)")
     return GenresResult(
         BENCHMARK, make_signature(BENCHMARK, **fields), {k: scores[k] for k in ALL_SCORES if k in scores},
         counts={} if extra is None else dict(extra.counts),
         coverage={} if extra is None else dict(extra.coverage),
-        warnings=[] if extra is None else [w for w in extra.warnings if not w.startswith("TS is not")],
+        warnings=warnings,
         details={"statistics": {"tri": found.get("tri"), "tok": found.get("tok")},
                  "archived": found, "paper": paper_row(run.dataset, run.model)},
     )
