@@ -101,3 +101,22 @@ def test_judge_check_refuses_the_archived_judge_and_a_missing_set(built, capsys)
     assert "option 'judge'" in capsys.readouterr().err
     assert main(["judge-check", "--judge-url", "http://127.0.0.1:9/v1"]) == 2
     assert "option 'dataset'" in capsys.readouterr().err
+
+
+def test_a_judged_score_carries_the_stored_check_of_its_judge_or_says_there_is_none(paper_judge, tmp_path, monkeypatch):
+    from triplebench.scoring import genres
+    from triplebench.scoring.genres import judge_check
+    from triplebench.scoring.genres.reproduce import ArchivedRun, run_records
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    check = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=60, seed=2,
+                        judge_cache=str(tmp_path / "j.sqlite"), resamples=100)
+    records = run_records(ArchivedRun.parse("cdr/gpt-4/1"))[:4]
+    options = {"dataset": "cdr", "scores": "FS", "judge": "openai", "judge_url": paper_judge.url,
+               "judge_cache": str(tmp_path / "j.sqlite")}
+    checked = genres.score(records, judge_model="fake", **options)
+    assert checked.details["judge_agreement"]["FS"]["kappa"] == pytest.approx(check.scores["FS"].kappa)
+    assert not [w for w in checked.warnings if "judge-check" in w]
+    unchecked = genres.score(records, judge_model="never-checked", **options)
+    assert "judge_agreement" not in unchecked.details
+    assert [w for w in unchecked.warnings if "no judge-check of this judge on cdr" in w]

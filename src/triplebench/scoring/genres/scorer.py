@@ -347,6 +347,7 @@ def _score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given:
         fields["gold"] = gold_name
     fields["scores"] = ",".join(wanted)
     unparsable = 0
+    agreement = None  # the stored judge-check of an OpenAI-compatible judge: how comparable FS/GS are
     if any(s in JUDGED for s in wanted):
         judge = backends.judge(opts, dataset, given.get("judge"))
         found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts["gs_rule"],
@@ -354,6 +355,7 @@ def _score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given:
         per_text.update(found)
         coverage.update(judged)
         fields["judge"] = judge.name
+        agreement = getattr(judge, "agreement", None)
         if "GS" in wanted:
             fields["gs"] = opts["gs_rule"]
     if "US" in wanted or "CS" in wanted:
@@ -381,6 +383,9 @@ def _score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given:
     if scores.get("GS", 0.0) is None and not any(triples):
         scores["GS"] = 0.0  # no triples at all: the paper prints GS 0.0 (DocRED Galactica, Table 3)
     warnings = _warnings(opts, wanted, preds, coverage, unparsable)
+    if any(s in JUDGED for s in wanted) and opts["judge"] == "openai" and not agreement:
+        warnings.append(f"FS/GS by {fields['judge']}: no judge-check of this judge on {dataset} yet, so nothing says "
+                        "how far its verdicts agree with the paper's judge (run `triplebench judge-check`)")
     from ...signature import make_signature
 
     return GenresResult(
@@ -391,7 +396,8 @@ def _score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given:
         warnings=warnings,
         details={"statistics": {"tri": float(tri.mean()) if len(tri) else None,
                                 "tok": float(tok.mean()) if len(tok) else None},
-                 "per_text": {"text_id": ids, **per_text, "tri": tri.tolist(), "tok": tok.tolist()}},
+                 "per_text": {"text_id": ids, **per_text, "tri": tri.tolist(), "tok": tok.tolist()},
+                 **({"judge_agreement": agreement} if agreement else {})},
         units=_units(ids, per_text),
     )
 
