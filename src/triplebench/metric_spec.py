@@ -8,8 +8,8 @@ whose module file in ``metrics/<benchmark>/`` is a few lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -33,6 +33,11 @@ class MetricSpec:
     config_option : str or None
         The scorer option the evaluate config name sets (``split``, ``language``,
         ``dataset``); ``None`` when the module has no configs.
+    schemas : mapping of str to str
+        Per input column (``predictions``, ``references``) the JSON Schema (``schemas/``
+        name) of one entry that the scorer's readers validate with; the evaluate module
+        checks every entry against it before ``datasets`` sees it (and always against the
+        schema derived from ``features``). Empty: the features' schema only.
     """
 
     description: str
@@ -41,3 +46,4 @@ class MetricSpec:
     reference_urls: tuple[str, ...]
     features: Callable[[], Any]
     config_option: str | None = None
+    schemas: Mapping[str, str] = field(default_factory=dict)

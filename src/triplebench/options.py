@@ -9,7 +9,8 @@ one declaration
   the same name as the keyword, the same choices and defaults.
 
 Options shared by every benchmark (``allow_partial``, ``bootstrap``, ``seed``,
-``level``) are defined once here.
+``level``) and those of a paired comparison (``metric``, ``resamples``) are defined
+once here.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, shorten
 
 KINDS = ("int", "float", "bool", "str", "choice", "choices", "path", "object")
 
@@ -78,6 +79,10 @@ class Option:
     def with_default(self, default: Any) -> Option:
         """The same option with another default."""
         return replace(self, default=default)
+
+    def with_help(self, text: str) -> Option:
+        """The same option with another ``--help`` line."""
+        return replace(self, help=text)
 
     def check(self, value: Any) -> Any:
         """``value`` converted to this option's type, or an :class:`InputError`."""
@@ -168,7 +173,10 @@ BOOTSTRAP = Option("bootstrap", "int", 0, "add confidence intervals from N resam
 SEED = Option("seed", "int", 0, "seed of the bootstrap resampling", minimum=0, maximum=2**32 - 1)
 LEVEL = Option("level", "float", 0.95, "confidence level of the intervals", minimum=0.5, maximum=0.999)
 RESAMPLES = Option("resamples", "int", 1000, "bootstrap resamples of a paired comparison", minimum=1, maximum=100_000)
+METRIC = Option("metric", "str", None, "the score to compare [default: the benchmark's main score]")
 COMMON = (ALLOW_PARTIAL, BOOTSTRAP, SEED, LEVEL)
+#: the options of a paired comparison (``compare()`` and ``triplebench compare``), checked by :func:`validate`
+COMPARE = (METRIC, RESAMPLES, SEED, LEVEL)
 
 
 def validate(spec: Sequence[Option], values: Mapping[str, Any], *, where: str = "score") -> dict[str, Any]:
@@ -224,12 +232,12 @@ def _cli_value(option: Option) -> Callable[[str], Any]:
             try:
                 return int(text, 10)
             except ValueError:
-                raise argparse.ArgumentTypeError(f"expected an integer, got {text[:80]!r}") from None
+                raise argparse.ArgumentTypeError(f"expected an integer, got {shorten(text)}") from None
         if option.kind == "float":
             try:
                 return float(text)
             except ValueError:
-                raise argparse.ArgumentTypeError(f"expected a number, got {text[:80]!r}") from None
+                raise argparse.ArgumentTypeError(f"expected a number, got {shorten(text)}") from None
         return text
 
     convert.__name__ = option.kind

@@ -121,7 +121,8 @@ def test_report_writes_metrics_and_curves_and_deletes_nothing(tmp_path, capsys, 
     assert report_main(["--report", str(report), "--curves", str(curves)]) == 0
     metrics = json.loads(report.read_text())["systems"]
     assert metrics["OpenIE-4"] == {"auc": 0.272, "precision": 0.553, "recall": 0.437, "f1": 0.488}
-    assert sorted(os.listdir(curves)) == ["ClausIE.csv", "OpenIE-4.csv", "OpenIE-5.csv", "PropS.csv", "ReVerb.csv", "my-notes.txt"]
+    assert sorted(os.listdir(curves)) == ["ClausIE.csv", "OLLIE.csv", "OpenIE-4.csv", "OpenIE-5.csv", "PropS.csv", "ReVerb.csv",
+                                         "Stanford.csv", "my-notes.txt"]
     assert (curves / "my-notes.txt").read_text() == "a user's file"
 
 

@@ -173,7 +173,7 @@ def test_input_counts_equal_their_definitions_on_random_extractions():
     [
         ({"sentence": "A .", "confidence": "high", "predicate": "b", "arguments": []}, "confidence"),
         ({"sentence": "A .", "confidence": float("nan"), "predicate": "b", "arguments": []}, "confidence"),
-        ({"sentence": "A .", "confidence": 1, "predicate": "b"}, "<record>"),
+        ({"sentence": "A .", "confidence": 1, "predicate": "b"}, "arguments"),
         ({"sentence": "A .", "confidence": 1, "predicate": "b", "arguments": "x"}, "arguments"),
     ],
 )

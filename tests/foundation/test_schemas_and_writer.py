@@ -138,3 +138,16 @@ def test_card_without_front_matter_is_an_error(toy) -> None:
     (toy.out / "README.md").write_text("# no front matter\n")
     with pytest.raises(TripleBenchError, match="front matter"):
         writer.build_benchmark("robust", toy.raw, toy.out)
+
+
+def test_every_record_schema_is_a_valid_draft_2020_12_schema() -> None:
+    """Loading does not check a schema (jsonschema stays out of a one-shot CLI call): this does."""
+    import jsonschema
+
+    from triplebench.paths import schemas_dir
+
+    names = sorted(p.relative_to(schemas_dir()).as_posix().removesuffix(".schema.json")
+                   for p in schemas_dir().rglob("*.schema.json"))
+    assert len(names) > 20
+    for name in names:
+        jsonschema.Draft202012Validator.check_schema(schemas.load_schema(name))

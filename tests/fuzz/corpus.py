@@ -28,8 +28,8 @@ import random
 import re
 import signal
 import unicodedata
-from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,6 +133,26 @@ def _long_element(size: int) -> Callable[[bytes, random.Random, Baseline], bytes
     return mutate
 
 
+#: lines a flooded file has at least: more texts than every GenRES set together (3,000)
+FLOOD_LINES = 3_001
+
+
+def _flood(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+    """The file's lines repeated to at least :data:`FLOOD_LINES` lines (a JSON object: its
+    members, renamed apart): many records must be refused or read without a memory spike."""
+    text = data.decode("utf-8")
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None  # JSON lines
+    if isinstance(whole, dict) and whole:
+        members = list(whole.items())
+        grown = {f"{k} #{i}": v for i in range(FLOOD_LINES // len(members) + 1) for k, v in members}
+        return json.dumps(grown).encode("utf-8")
+    lines = [line for line in text.splitlines() if line.strip()]
+    return ("\n".join(lines * (FLOOD_LINES // len(lines) + 1)) + "\n").encode("utf-8")
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("bom", "same", lambda d, r, b: b"\xef\xbb\xbf" + d),
     Family("crlf", "same", lambda d, r, b: d.replace(b"\n", b"\r\n")),
@@ -154,6 +174,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("nested_json", "refuse", _json_only(_nested), needs="json"),
     Family("lone_surrogate", "any", _json_only(_surrogate), needs="json"),
     Family("long_element", "any", _long_element(2_000_000)),
+    Family("flood", "any", _json_only(_flood), needs="json"),
     Family("directory", "refuse", lambda d, r, b: b"", path_kind="directory"),
     Family("missing", "refuse", lambda d, r, b: b"", path_kind="missing"),
     Family("fifo", "refuse", lambda d, r, b: b"", path_kind="fifo"),
@@ -238,24 +259,43 @@ BASELINES: dict[str, Baseline] = {
 }
 
 
+MODES = ("text", "json")
+
+
 @dataclass(frozen=True)
 class Case:
-    """One command line to run: a baseline, a family, and a seed for the mutation."""
+    """One command line to run: a baseline, a family, an output mode, and a seed for the mutation."""
 
     baseline: str
     family: str
     seed: int = 0
+    mode: str = "text"  # text | json (--json)
 
     @property
     def id(self) -> str:
-        """``carb/openie4:bom``."""
-        return f"{self.baseline}:{self.family}"
+        """``carb/openie4:bom`` (``:json`` appended in JSON mode)."""
+        return f"{self.baseline}:{self.family}" + (":json" if self.mode == "json" else "")
+
+    @property
+    def entry(self) -> str:
+        """The entry point: ``score carb`` (``score carb --json``)."""
+        return f"score {BASELINES[self.baseline].benchmark}" + (" --json" if self.mode == "json" else "")
 
 
 def cases(full: bool) -> list[Case]:
-    """Every (baseline, family) pair of the run (the default samples :data:`DEFAULT_BASELINES`)."""
+    """Every (baseline, family, mode) of the run (the default samples :data:`DEFAULT_BASELINES`;
+    JSON mode there only for the families whose outcome is a number or the baseline's numbers)."""
     chosen = list(BASELINES) if full else list(DEFAULT_BASELINES)
-    return [Case(b, f.name) for b in chosen for f in FAMILIES if f.applies(BASELINES[b])]
+    out = []
+    for b in chosen:
+        for f in FAMILIES:
+            if not f.applies(BASELINES[b]):
+                continue
+            for mode in MODES:
+                if mode == "json" and not full and f.expect == "refuse":
+                    continue  # a refusal is the same line in both modes: sampled by the full run only
+                out.append(Case(b, f.name, mode=mode))
+    return out
 
 
 def family(name: str) -> Family:
@@ -288,24 +328,111 @@ def argv_for(case: Case, folder: Path, mutated: bool = True) -> list[str] | None
     if mutated:
         data = None
         if fam.path_kind is None:
-            data = fam.mutate(source.read_bytes(), random.Random(f"{case.id}:{case.seed}"), base)
+            data = fam.mutate(source.read_bytes(), random.Random(f"{case.baseline}:{case.family}:{case.seed}"), base)
             if data is None:
                 return None
-        file = _placed(fam.path_kind, data, folder, f"mutated-{case.baseline.replace('/', '-')}-{case.family}")
+        name = f"mutated-{case.baseline.replace('/', '-')}-{case.family}"
+        target = folder / name
+        if fam.path_kind is None or not (target.exists() or target.is_symlink()):
+            file = _placed(fam.path_kind, data, folder, name)
+        else:
+            file = target  # the other mode's case placed it already
     flags = [f.replace("{robust_gold}", str(_robust_gold(folder))) for f in base.flags]
+    json_flag = ["--json"] if case.mode == "json" else []
     if base.gold_option:
         predictions = _robust_predictions(folder) if base.benchmark == "robust" else \
             upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
         extra = ["--fmt", "openie4"] if base.benchmark == "carb" else []
-        return ["score", base.benchmark, str(predictions), *flags, *extra, "--gold", str(file)]
-    return ["score", base.benchmark, str(file), *flags]
+        return ["score", base.benchmark, str(predictions), *flags, *extra, "--gold", str(file), *json_flag]
+    return ["score", base.benchmark, str(file), *flags, *json_flag]
+
+
+# -- option values of `triplebench compare` -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OptionFamily:
+    """Option values given to ``triplebench compare``, and the correct outcome (``refuse`` or ``any``)."""
+
+    name: str
+    expect: str
+    flags: tuple[str, ...]
+
+
+OPTION_FAMILIES: tuple[OptionFamily, ...] = (
+    OptionFamily("resamples_zero", "refuse", ("--resamples", "0")),
+    OptionFamily("resamples_negative", "refuse", ("--resamples", "-5")),
+    OptionFamily("resamples_huge", "refuse", ("--resamples", "1" + "0" * 30)),
+    OptionFamily("resamples_text", "refuse", ("--resamples", "many")),
+    OptionFamily("resamples_float", "refuse", ("--resamples", "1.5")),
+    OptionFamily("resamples_empty", "refuse", ("--resamples", "")),
+    OptionFamily("level_zero", "refuse", ("--level", "0")),
+    OptionFamily("level_one", "refuse", ("--level", "1")),
+    OptionFamily("level_above_one", "refuse", ("--level", "1.5")),
+    OptionFamily("level_negative", "refuse", ("--level", "-0.5")),
+    OptionFamily("level_nan", "refuse", ("--level", "nan")),
+    OptionFamily("level_text", "refuse", ("--level", "high")),
+    OptionFamily("seed_negative", "refuse", ("--seed", "-1")),
+    OptionFamily("metric_unknown", "refuse", ("--metric", "accuracy")),
+    OptionFamily("resamples_one", "any", ("--resamples", "1")),
+)
+
+#: per benchmark: the two files compared and their flags
+COMPARE_BASELINES: dict[str, tuple[Callable[[], tuple[Path, Path]], tuple[str, ...]]] = {
+    "carb": (lambda: (upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt"),
+                      upstream_file("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")), ("--fmt", "openie4")),
+    "benchie": (lambda: (upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt"),
+                         upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/clausie_explicit.txt")),
+                ()),
+}
+
+
+@dataclass(frozen=True)
+class CompareCase:
+    """``triplebench compare <benchmark> A B`` with one option family, in one output mode."""
+
+    benchmark: str
+    family: str
+    mode: str = "text"
+
+    @property
+    def id(self) -> str:
+        return f"compare/{self.benchmark}:{self.family}" + (":json" if self.mode == "json" else "")
+
+    @property
+    def entry(self) -> str:
+        return f"compare {self.benchmark}" + (" --json" if self.mode == "json" else "")
+
+    def argv(self) -> list[str]:
+        make, flags = COMPARE_BASELINES[self.benchmark]
+        a, b = make()
+        fam = next(f for f in OPTION_FAMILIES if f.name == self.family)
+        return ["compare", self.benchmark, str(a), str(b), *flags, *fam.flags, *(["--json"] if self.mode == "json" else [])]
+
+
+def compare_cases(full: bool) -> list[CompareCase]:
+    """Every (benchmark, option family, mode); the default run: text mode, and the scoring family on BenchIE only."""
+    out = []
+    for bench in COMPARE_BASELINES:
+        for fam in OPTION_FAMILIES:
+            for mode in MODES:
+                scores = fam.expect == "any" or fam.name == "metric_unknown"  # these score both files first
+                if not full and (mode == "json" or (scores and bench == "carb")):
+                    continue
+                out.append(CompareCase(bench, fam.name, mode))
+    return out
+
+
+# -- running and classifying ------------------------------------------------------------------------------------
+
+#: peak-memory growth of one case beyond which it counts as ``memory`` (and the address-space cap while it runs)
+MEMORY_LIMIT = 2 * 1024**3
 
 
 @dataclass
 class Outcome:
     """What one command line did."""
 
-    kind: str  # ok | clear | vague | traceback | hang
+    kind: str  # ok | clear | vague | traceback | hang | memory
     status: int | None
     stdout: str
     stderr: str
@@ -316,34 +443,147 @@ class _Hang(Exception):
     pass
 
 
+@contextmanager
+def guarded(timeout: int = TIMEOUT) -> Iterator[dict]:
+    """Run a block with an alarm (:class:`_Hang` after ``timeout`` s) and an address-space cap of
+    the current size + :data:`MEMORY_LIMIT` (a runaway allocation is a MemoryError, not the
+    machine's OOM killer); the yielded dict gets ``grew``, the block's growth of the peak RSS."""
+    import resource
+
+    def alarm(signum, frame):
+        raise _Hang()
+
+    info: dict = {}
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    try:
+        with open("/proc/self/statm") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+        cap = size + MEMORY_LIMIT + 1024**3  # + 1 GB: the MemoryError must come before the count below
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    except (OSError, ValueError):
+        pass
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(timeout)
+    try:
+        yield info
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        except (OSError, ValueError):
+            pass
+        info["grew"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+
+
 def run(argv: list[str], names: tuple[str, ...]) -> Outcome:
     """Run ``triplebench`` in this process; classify the result (``names``: what a clear error names)."""
     from triplebench.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
-
-    def alarm(signum, frame):
-        raise _Hang()
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(TIMEOUT)
     try:
-        with redirect_stdout(out), redirect_stderr(err):
+        with guarded() as info, redirect_stdout(out), redirect_stderr(err):
             try:
                 status = main(argv)
             except SystemExit as exc:  # argparse usage errors
                 status = exc.code if isinstance(exc.code, int) else 2
     except _Hang:
         return Outcome("hang", None, out.getvalue(), err.getvalue())
+    except MemoryError:
+        return Outcome("memory", None, out.getvalue(), err.getvalue(), "MemoryError")
     except Exception as exc:  # noqa: BLE001 - the point: anything else is a traceback
         return Outcome("traceback", None, out.getvalue(), err.getvalue(), f"{type(exc).__name__}: {exc}"[:300])
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    if info["grew"] > MEMORY_LIMIT:
+        return Outcome("memory", status, out.getvalue(), err.getvalue(), f"peak memory grew {info['grew'] / 1e9:.1f} GB")
     stderr = err.getvalue()
     if status == 0:
         return Outcome("ok", 0, out.getvalue(), stderr)
     first = [line for line in stderr.splitlines() if line.strip()]
     named = any(n in stderr for n in names) or "option '" in stderr or "usage:" in stderr
-    clear = status == 2 and first and named and len(stderr) < 5_000
+    one_line = len(first) == 1 or (first and first[0].startswith("usage:"))
+    clear = status == 2 and first and named and one_line and len(stderr) < 5_000
     return Outcome("clear" if clear else "vague", status, out.getvalue(), stderr)
+
+
+#: the outcome classes of the fuzz table, the two that pass first
+VERDICTS = ("ok", "refused", "vague", "traceback", "silent", "changed", "hang", "memory")
+
+
+def verdict(kind: str, expect: str, same: bool | None = None) -> str:
+    """The class of one outcome.
+
+    ``ok``: a number with exit 0 that is legitimate; ``refused``: exit 2 / InputError with a one-line
+    message naming the input; ``vague``: a refusal that does not; ``traceback``; ``silent``: a number
+    where the family must be refused; ``changed``: a reading rule (BOM, CRLF, NFD) changed the numbers;
+    ``hang``: the timeout; ``memory``: a MemoryError or a peak-memory growth over :data:`MEMORY_LIMIT`.
+    """
+    if kind == "clear":
+        return "refused"
+    if kind != "ok":
+        return kind
+    if expect == "refuse":
+        return "silent"
+    if expect == "same" and same is False:
+        return "changed"
+    return "ok"
+
+
+#: (entry point, family, verdict, case id, detail) of every case run in this session, for the summary table
+RESULTS: list[tuple[str, str, str, str, str]] = []
+
+
+def record(entry: str, family_name: str, verdict_name: str, case_id: str, detail: str = "") -> str:
+    """Remember one outcome for the table printed at the end of the run; returns ``verdict_name``."""
+    RESULTS.append((entry, family_name, verdict_name, case_id, detail))
+    return verdict_name
+
+
+class FuzzTable:
+    """A pytest plugin that prints the outcome table at the end of the run: one row per entry
+    point x mutation family with the count of each verdict, then every case that failed.
+
+    Registered by the fuzz test modules (a ``tests/fuzz/conftest.py`` would shadow the
+    ``conftest`` module the tests import ``upstream_file`` from).
+    """
+
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
+        if not RESULTS:
+            return
+        write = terminalreporter.write_line
+        terminalreporter.section("fuzz outcomes (entry point x mutation family)")
+        rows: dict[tuple[str, str], dict[str, int]] = {}
+        for entry, family_name, verdict_name, _, _ in RESULTS:
+            row = rows.setdefault((entry, family_name), dict.fromkeys(VERDICTS, 0))
+            row[verdict_name] += 1
+        width = max(len(entry) for entry, _ in rows) + 2
+        fwidth = max(len(f) for _, f in rows) + 2
+        write("entry point".ljust(width) + "family".ljust(fwidth) + "".join(v.rjust(10) for v in VERDICTS))
+        totals = dict.fromkeys(VERDICTS, 0)
+        for (entry, family_name), row in sorted(rows.items()):
+            write(entry.ljust(width) + family_name.ljust(fwidth) + "".join(str(row[v] or ".").rjust(10) for v in VERDICTS))
+            for v in VERDICTS:
+                totals[v] += row[v]
+        write("all".ljust(width + fwidth) + "".join(str(totals[v]).rjust(10) for v in VERDICTS))
+        entries: dict[str, dict[str, int]] = {}
+        for (entry, _), row in rows.items():
+            for v in VERDICTS:
+                entries.setdefault(entry, dict.fromkeys(VERDICTS, 0))[v] += row[v]
+        write("")
+        write("entry point (all families)".ljust(width + fwidth) + "".join(v.rjust(10) for v in VERDICTS))
+        for entry, row in sorted(entries.items()):
+            write(entry.ljust(width + fwidth) + "".join(str(row[v]).rjust(10) for v in VERDICTS))
+        problems = [(case_id, verdict_name, detail) for _, _, verdict_name, case_id, detail in RESULTS
+                    if verdict_name not in ("ok", "refused")]
+        for case_id, verdict_name, detail in problems:
+            write(f"{verdict_name}: {case_id} {detail[:200]}")
+
+
+_TABLE = FuzzTable()
+
+
+def register_table(config) -> None:
+    """Register :class:`FuzzTable` once per session."""
+    if not config.pluginmanager.is_registered(_TABLE):
+        config.pluginmanager.register(_TABLE, "triplebench-fuzz-table")

@@ -131,3 +131,92 @@ def test_a_directory_or_a_foreign_file_as_judge_cache_is_refused(built, tmp_path
                  "--judge-url", "http://localhost:9/v1", "--judge-cache", str(foreign)]) == 2
     assert "not a triplebench judge cache" in capsys.readouterr().err
     assert foreign.read_text().startswith("my notes")  # never deleted: it may hold paid replies
+
+
+# -- issue 29: bad input through every entry point -------------------------------------------------
+
+
+@pytest.fixture()
+def genres_metric(project_root, monkeypatch):
+    import evaluate
+
+    monkeypatch.chdir(project_root)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return evaluate.load("metrics/genres", "cdr")
+
+
+@pytest.mark.parametrize("predictions, field", [
+    (["aspirin treats headache"], "predictions"),                    # triples not a list
+    ([["aspirin", "treats", "headache"]], "predictions/0"),          # one triple, not a list of triples
+    ([[["aspirin", None, "headache"]]], "predictions/0/1"),
+    ([[["aspirin", 5, "headache"]]], "predictions/0/1"),             # datasets made "5" of it
+])
+def test_evaluate_refuses_triples_that_are_not_lists_of_strings(genres_metric, built, predictions, field,
+                                                               no_model_loads):
+    with pytest.raises(InputError) as err:
+        genres_metric.compute(predictions=predictions, texts=["Aspirin treats headache."], scores="FS")
+    assert (err.value.source, err.value.line, err.value.field) == ("<predictions>", 1, field)
+
+
+def test_an_empty_json_object_is_exit_2_not_zero_texts(built, tmp_path, capsys, no_model_loads):
+    path = tmp_path / "empty.json"
+    path.write_text("{}\n", encoding="utf-8")
+    assert main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS"]) == 2
+    assert f"{path}: no texts" in capsys.readouterr().err
+    with pytest.raises(InputError, match="no texts"):
+        score(path, dataset="cdr", scores="FS")
+
+
+@pytest.fixture()
+def no_parsing(monkeypatch):
+    """Fail the test if a JSON line or a record is parsed: the refusal must come from a count."""
+    from triplebench.formats import genres as fmt
+    from triplebench.scoring.genres import inputs
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the records were parsed before their number was checked")
+
+    monkeypatch.setattr(fmt, "iter_jsonl", refuse)
+    monkeypatch.setattr(inputs, "_texts", refuse)
+
+
+def test_more_lines_than_every_set_has_are_refused_before_parsing(built, tmp_path, capsys, no_parsing):
+    from triplebench.formats.genres import MAX_TEXTS
+
+    assert MAX_TEXTS == 3_000  # 200 + 200 + 500 + 500 + 800 + 800
+    path = tmp_path / "flood.jsonl"
+    line = json.dumps({"text": "Aspirin treats headache.", "triples": [["aspirin", "treats", "headache"]]})
+    path.write_text((line + "\n\n") * (MAX_TEXTS + 1), encoding="utf-8")  # blank lines are not texts
+    assert main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS"]) == 2
+    assert f"{path}: 3,001 lines: expected at most 3,000 texts" in capsys.readouterr().err
+    with pytest.raises(InputError, match="3,001 lines"):
+        score(path, dataset="cdr", scores="FS")
+    with pytest.raises(InputError, match="3,001 records"):
+        score([{"text": f"t{i}", "triples": []} for i in range(MAX_TEXTS + 1)], dataset="cdr", scores="FS")
+
+
+def test_a_json_object_is_refused_at_its_first_member_past_the_limit(built, tmp_path, monkeypatch):
+    from triplebench.formats import genres as fmt
+
+    monkeypatch.setattr(fmt, "MAX_TEXTS", 10)
+    members = []
+
+    def counting(text, source):
+        for item in iter_members(text, source):
+            members.append(item[0])
+            yield item
+
+    iter_members = fmt.iter_json_object
+    monkeypatch.setattr(fmt, "iter_json_object", counting)
+    path = tmp_path / "flood.json"
+    path.write_text(json.dumps({f"text {i}": [["a", "b", "c"]] for i in range(50)}), encoding="utf-8")
+    with pytest.raises(InputError, match="11 texts or more in the JSON object"):
+        fmt.read_user_predictions(path)
+    assert max(members) == 11  # the 39 members after it were never built
+
+
+def test_the_largest_archived_output_is_within_the_limit(built):
+    from triplebench.formats.genres import read_user_predictions
+
+    keys, _ = read_user_predictions(_output("tacred_rand_800_wizardlm-70b_1.json"))
+    assert len(keys) == 800

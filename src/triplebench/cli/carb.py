@@ -23,9 +23,17 @@ EXTRA: tuple[Option, ...] = (
 
 
 def inputs(args: argparse.Namespace) -> None:
-    """Check ``--curve`` before anything is scored; the positional files are used as given."""
+    """Check ``--curve`` before anything is scored; the positional files are used as given.
+
+    The curve's folder must exist: a typo in it is an error before scoring, and nothing
+    (no folder) is created.
+    """
     if getattr(args, "curve", None):
-        output_file(args.curve, "PR-curve file")
+        target = output_file(args.curve, "PR-curve file")
+        folder = target.parent
+        if not folder.is_dir():
+            raise InputError(target, None, f"no such directory {str(folder)!r}: expected a path in an existing "
+                             "folder for the PR-curve file (nothing is created)", field="curve")
         if len(args.predictions) > 1:
             raise InputError(None, None, "--curve takes one prediction file", field="curve")
 

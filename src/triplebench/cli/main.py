@@ -17,14 +17,24 @@ import os
 import sys
 
 from .. import __version__
-from ..errors import TripleBenchError
+from ..errors import TripleBenchError, cut_echoes
 from . import pipeline, scoring
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors echo values the way every error does: a long one is
+    cut to a prefix and its length (:func:`~triplebench.errors.cut_echoes`). Its sub-parsers are
+    of the same class."""
+
+    def error(self, message: str):
+        """Print the usage and the (cut) message, exit 2."""
+        super().error(cut_echoes(message))
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     """The full parser (only the benchmark named in ``argv`` imports its scorer; a score or
     compare call imports no data-command module)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="triplebench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"triplebench {__version__}")
@@ -46,7 +56,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
         judge_check.configure(check)
         check.set_defaults(func=judge_check.run)
-    pipeline.add_commands(commands)
+    pipeline.add_commands(commands, argv)
     return parser
 
 

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import InputError
-from ..options import RESAMPLES, Option, add_arguments, from_namespace, validate
+from ..options import COMPARE, METRIC, RESAMPLES, Option, add_arguments, from_namespace, validate
 from ..registry import REGISTRY, BenchmarkSpec
 
 
@@ -59,7 +59,7 @@ def configure_compare(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> N
     parser.add_argument("a", metavar="A", help="predictions of system A")
     parser.add_argument("b", metavar="B", nargs="+", help="predictions of system B (several: each compared with A)")
     add_arguments(parser, [o for o in scorer.OPTIONS if o.name not in ("bootstrap",)])
-    add_arguments(parser, [Option("metric", "str", None, f"the score to compare [default: {spec.main_score}]"), RESAMPLES])
+    add_arguments(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), RESAMPLES])
     _common_flags(parser)
 
 
@@ -154,17 +154,25 @@ def _run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare_options(spec: BenchmarkSpec) -> list[Option]:
+    """The scorer's options without ``bootstrap``, then ``metric`` and ``resamples``."""
+    return [o for o in spec.options() if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "resamples")]
+
+
 def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     from ..scoring.significance import compare
 
-    options = from_namespace(spec.options(), args)
+    declared = _compare_options(spec)
+    given = from_namespace(declared, args)
+    checked = validate(declared, given, where="compare")  # every option checked before any file is read
+    options = {k: v for k, v in given.items() if k not in ("metric", "resamples")}
     scorer = spec.scorer()
     a = scorer.score(args.a, gold=args.gold, **options)
     outputs = []
     for path in _expand(args.b):
         b = scorer.score(path, gold=args.gold, **options)
-        outputs.append((path, compare(a, b, metric=args.metric, resamples=args.resamples or RESAMPLES.default,
-                                      seed=options.get("seed", 0), level=options.get("level", 0.95))))
+        outputs.append((path, compare(a, b, metric=checked["metric"], resamples=checked["resamples"],
+                                      seed=checked.get("seed", 0), level=checked.get("level", 0.95))))
     if args.json:
         dicts = [{"a": args.a, "b": path, **c.to_dict()} for path, c in outputs]
         print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))

@@ -18,12 +18,15 @@ the numbers (quirks the upstream data relies on):
 * Lines are ``str.strip()``-ed; a slot is the raw text between `` --> ``
   separators, so it may keep inner double spaces (the DE file has some).
 * A line is a synset header when it merely *contains* ``Cluster`` (EN line
-  ``78-->Cluster 6:`` and DE ``14-> Cluster 6:`` are headers). Any other line is
+  ``78-->Cluster 6:`` and DE ``14-> Cluster 6:`` are headers); one longer than
+  :data:`MAX_HEADER` characters is an error (a label, not a pasted text). Any other line is
   a "stray" line; the reference keeps it inside the current synset and turns its
   first three characters into a pseudo-triple (ZH ``2 0 6 :``, a mangled header,
   becomes the triple ``('2', ' ', '0')`` of synset 2 of sentence 206, and that
   synset also absorbs the following triple). We keep the stray line verbatim
-  (``stray`` of the synset) and reproduce the pseudo-triple in the expansion.
+  (``stray`` of the synset) and reproduce the pseudo-triple in the expansion. A
+  stray line longer than :data:`MAX_STRAY` characters cannot be a mangled header
+  (a pasted paragraph, a line of another file): it is an error, not a pseudo-triple.
 * Optional-token markup is parsed *per space-separated token*: a token holding
   both ``[`` and ``]`` is one optional unit (``[``]A`` is optional as a whole, the
   ``A`` included); a token with only ``[`` opens a unit that runs to the next
@@ -58,6 +61,10 @@ from ..io import input_file
 from .text import decode
 
 ARROW = " --> "
+#: longest stray line kept (a mangled synset header; the one upstream, ZH ``2 0 6 :``, has 7 characters)
+MAX_STRAY = 40
+#: longest synset header (upstream's longest, ``246--> Cluster 14:``, has 18 characters)
+MAX_HEADER = 200
 SLOTS = ("subject", "relation", "object")
 _MINIMAL_SPAN = re.compile(r"[\(\[].*?[\)\]]")
 _SPACES = re.compile(" +")
@@ -183,6 +190,9 @@ def parse_gold(lines: list[str], source: str, *, strict: bool = False) -> GoldDo
         elif current is None:
             raise InputError(source, number, "expected 'sent_id:<id><TAB><sentence>' to start a block")
         elif "Cluster" in line:
+            if len(line) > MAX_HEADER:
+                raise InputError(source, number, f"expected a synset header '<id>--> Cluster <n>:' of at most "
+                                 f"{MAX_HEADER} characters, got {line!r}", field="synset")
             current.synsets.append(GoldSynset(line, number))
         else:
             if not current.synsets:
@@ -191,6 +201,11 @@ def parse_gold(lines: list[str], source: str, *, strict: bool = False) -> GoldDo
                 raise InputError(source, number, f"expected a synset header or a triple, got {line!r}")
             if len(line) < 3:
                 raise InputError(source, number, f"line {line!r} is neither a header nor a triple (the reference crashes on it)")
+            if len(line) > MAX_STRAY:
+                raise InputError(source, number, f"expected a synset header ('<id>--> Cluster <n>:') or a triple "
+                                 f"('subject --> relation --> object'), got {line!r}: a line that is neither is kept "
+                                 f"only as a short mangled header (at most {MAX_STRAY} characters, like ZH '2 0 6 :'), "
+                                 "as the reference keeps it", field="triple")
             current.synsets[-1].stray.append((number, line))
     if not sentences:
         raise InputError(source, None, "no 'sent_id:' sentence lines: not a BenchIE gold file")

@@ -24,7 +24,9 @@ Formats (``FORMATS``):
 * ``openie5``: like openie4, column 5 holds ``;``-separated n-ary arguments, and a
   non-empty context column is prefixed to arg1 unless ``arg1 + ' ' + rel`` starts with it;
 * ``clausie``: a sentence line (1 column) followed by ``id, "a1", "rel", "a2", conf``
-  lines (5 columns); lines with any other column count are skipped (reference);
+  lines (5 columns); lines with any other column count are skipped (reference), except
+  a line of five cells whose confidence is blank: an error (the strip would make it a
+  4-column line and the reference would drop the extraction silently);
 * ``props``: ``conf, sentence, rel, role1, arg1, role2, arg2, ...`` (arguments are every
   second column from the 5th); blank lines skipped;
 * ``reverb``: 18-column ReVerb output; arguments in columns 3-5, confidence in 12.
@@ -281,6 +283,11 @@ def read_clausie(path, report: ReadReport, lines: list[str] | None = None) -> It
             if text is None:
                 raise InputError(path, number, "extraction line before any sentence line")
             yield text, data[4], data[2][1:-1], [data[1][1:-1], data[3][1:-1]], number  # cells without their quotes
+        elif raw.count("\t") == 4 and not raw.rsplit("\t", 1)[1].strip():
+            # five cells whose last (the confidence) is blank: the strip took it, and the reference
+            # would skip the line as a 4-column one, dropping the extraction without a word
+            raise InputError(path, number, "empty confidence: expected id, \"arg1\", \"relation\", \"arg2\", "
+                             "confidence (a number)", field="confidence")
         else:
             report.skip(f"{len(data)} columns (reference reads only 1 or 5)")
 
@@ -423,13 +430,17 @@ def read_gold(path: str | PathLike[str]) -> tuple[list[tuple[str, list[dict]]], 
     ones are kept as ``""``). Returns ``[(sentence, [{"predicate", "arguments"}])]`` in
     order of first appearance, and the number of extraction lines. Duplicate lines
     are kept (the reference keeps them). Lines with fewer than 3 columns (no
-    argument) are an error: upstream has none and the matcher needs arguments.
+    argument) are an error: upstream has none and the matcher needs arguments. So
+    is a line whose sentence cell is blank: the reference's line strip would shift
+    the predicate into the sentence (upstream has none).
     """
     groups: dict[str, list[dict]] = {}
     count = 0
     for number, raw in enumerate(decode_lines(path), start=1):
         if not raw.strip():
             raise InputError(path, number, "blank line: expected sentence, predicate, arguments")
+        if not raw.split("\t", 1)[0].strip():  # the line strip would shift the predicate into the sentence column
+            raise InputError(path, number, "empty sentence: expected sentence, predicate, arguments", field="sentence")
         data = raw.strip().split("\t")
         if len(data) < 3:
             raise InputError(path, number, f"expected sentence, predicate and at least one argument column, got {len(data)} columns")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .text import iter_jsonl, load_json, parse_json, read_text
+from .text import count_records, iter_json_object, iter_jsonl, load_json, read_text
 
 #: set name -> (random sample used in the paper, LDA topic count of §4.2)
 SETS: dict[str, tuple[str, int]] = {
@@ -252,7 +252,9 @@ def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[
     Raises
     ------
     InputError
-        A file that is neither, or a line without a text and a list of triples.
+        A file that is neither, a line without a text and a list of triples, no text at
+        all (an empty object), or more texts than every set together has
+        (:data:`MAX_TEXTS`; counted before anything is parsed).
     """
     from ..schemas import check_record
 
@@ -260,20 +262,16 @@ def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[
     source = str(path)
     text = read_text(path, "JSONL lines or a JSON object")
     if text.lstrip().startswith("{") and path.suffix != ".jsonl":
-        try:
-            whole = parse_json(text, path)
-        except InputError:
-            whole = None  # maybe JSONL whose first line is an object
-        if isinstance(whole, dict) and "triples" not in whole:
-            keys, triples = [], []
-            for number, (key, value) in enumerate(whole.items(), start=1):
-                if not isinstance(value, list):
-                    raise InputError(source, number, "expected a list of triples", field="triples")
-                keys.append(key)
-                triples.append(value)
+        keys, triples = _read_object(text, source)
+        if keys is not None:
             return keys, triples
+    lines = count_records(text)
+    if lines > MAX_TEXTS:  # refused before any line is parsed: a million lines would take gigabytes
+        raise too_many_texts(source, lines, "lines")
     keys, triples = [], []
     for number, record in iter_jsonl(text, source):
+        if len(keys) == MAX_TEXTS:  # lines the count above did not see (other line separators)
+            raise too_many_texts(source, MAX_TEXTS + 1, "records or more")
         if not isinstance(record, dict):
             raise InputError(source, number, "expected a JSON object with text (or text_id) and triples")
         if strict:
@@ -292,4 +290,42 @@ def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[
         triples.append(record["triples"])
     if not keys:
         raise InputError(source, None, "no prediction lines")
+    return keys, triples
+
+
+#: the most texts a prediction file can hold: every text of every set (200 + 200 + 500 + 500 + 800 + 800);
+#: a file for one set holds at most that set's texts, one for all sets (scored with allow_partial) all of them
+MAX_TEXTS = sum(int(sample.rsplit("_", 1)[1]) for sample, _ in SETS.values())
+
+
+def too_many_texts(source: str, count: int, what: str) -> InputError:
+    """The error of predictions holding more texts than every GenRES set together."""
+    largest = max(int(sample.rsplit("_", 1)[1]) for sample, _ in SETS.values())
+    return InputError(source, None, f"{count:,} {what}: expected at most {MAX_TEXTS:,} texts (every GenRES set "
+                      f"together has {MAX_TEXTS:,}, the largest {largest:,}), one per text")
+
+
+def _read_object(text: str, source: str) -> tuple[list[Any] | None, list[list[Any]]]:
+    """An upstream-style ``{text: triples}`` object, member by member (refused past
+    :data:`MAX_TEXTS` members before the rest is built); ``(None, [])`` when the text is
+    not one such object (JSON lines, whose first line is an object too)."""
+    keys: list[Any] = []
+    triples: list[list[Any]] = []
+    try:
+        for number, key, value in iter_json_object(text, source):
+            if key in ("text", "text_id", "triples"):
+                return None, []  # a JSON-lines record {"text" | "text_id", "triples"}
+            if number > MAX_TEXTS:
+                raise too_many_texts(source, number, "texts or more in the JSON object")
+            if not isinstance(value, list):
+                raise InputError(source, number, "expected a list of triples", field="triples")
+            keys.append(key)
+            triples.append(value)
+    except InputError as exc:
+        if exc.detail.startswith("invalid JSON"):
+            return None, []  # not one JSON object: read as JSON lines (whose errors name their line)
+        raise
+    if not keys:
+        raise InputError(source, None, "no texts: the JSON object is empty; expected {text: [[head, relation, tail], "
+                         "...], ...} or JSON lines {\"text\": ..., \"triples\": [...]}")
     return keys, triples

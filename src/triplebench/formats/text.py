@@ -109,6 +109,75 @@ def load_json(path: str | PathLike[str], expected: str = "a JSON document") -> A
     return parse_json(read_text(path, expected), path)
 
 
+def count_records(text: str) -> int:
+    """The non-blank lines of a JSON-lines text, counted without parsing or splitting it
+    (the check of a size limit before anything is built)."""
+    return text.count("\n") + 1 - len(_BLANK_LINE.findall(text)) if text else 0
+
+
+#: a line holding nothing but spaces and tabs (its line end included, or the text's end)
+_BLANK_LINE = re.compile(r"^[ \t\r\f\v]*(?:\n|\Z)", re.MULTILINE)
+
+
+def iter_json_object(text: str, source: str | PathLike[str]) -> Iterator[tuple[int, str, Any]]:
+    """``(number, key, value)`` of each member of a JSON object, parsed one member at a time.
+
+    A caller can stop (and refuse) after any member without the rest being built, e.g. when
+    a file holds more entries than it possibly can. The rule's bounds apply as in
+    :func:`parse_json`; a syntax error names its line and column.
+
+    Raises
+    ------
+    InputError
+        The text is not one JSON object.
+    """
+    text = text.lstrip(BOM)
+    if "\\u" in text:
+        _refuse_lone_surrogates(text, source, None)
+    decoder = json.JSONDecoder(parse_int=_bounded_int)
+    space = re.compile(r"[ \t\n\r]*")
+
+    def fail(at: int, what: str) -> InputError:
+        line = text.count("\n", 0, at) + 1
+        return InputError(source, line, f"invalid JSON at column {at - text.rfind(chr(10), 0, at)}: {what}")
+
+    at = space.match(text).end()
+    if not text.startswith("{", at):
+        raise fail(at, "expected a JSON object '{'")
+    at = space.match(text, at + 1).end()
+    number = 0
+    if text.startswith("}", at):
+        if text[space.match(text, at + 1).end():]:
+            raise fail(at + 1, "extra data after the object")
+        return
+    while True:
+        if not text.startswith('"', at):
+            raise fail(at, "expected a member name in double quotes")
+        try:
+            key, at = json.decoder.scanstring(text, at + 1)
+            at = space.match(text, at).end()
+            if not text.startswith(":", at):
+                raise fail(at, "expected ':' after a member name")
+            value, at = decoder.raw_decode(text, space.match(text, at + 1).end())
+        except json.JSONDecodeError as exc:
+            raise fail(exc.pos, exc.msg) from None
+        except _TooLarge as exc:
+            raise InputError(source, text.count("\n", 0, at) + 1, f"invalid JSON: {exc}") from None
+        except RecursionError:
+            raise InputError(source, text.count("\n", 0, at) + 1, "invalid JSON: nested too deeply") from None
+        number += 1
+        yield number, key, value
+        at = space.match(text, at).end()
+        if text.startswith(",", at):
+            at = space.match(text, at + 1).end()
+            continue
+        if text.startswith("}", at):
+            if text[space.match(text, at + 1).end():]:
+                raise fail(at + 1, "extra data after the object")
+            return
+        raise fail(at, "expected ',' or '}' after a member")
+
+
 def iter_jsonl(text: str, source: str | PathLike[str]) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for every non-blank line of a JSON-lines text."""
     for number, line in enumerate(text.lstrip(BOM).splitlines(), start=1):

@@ -267,15 +267,26 @@ def compare(a: Result, b: Result, *, metric: str | None = None, resamples: int =
         Results of :func:`triplebench.score` with equal signatures.
     metric : str, optional
         The score to compare; default: the benchmark's main score (registry).
+    resamples, seed, level : int, int, float
+        The bootstrap (checked by the declarations of :data:`triplebench.options.COMPARE`:
+        ``resamples`` >= 1, ``level`` in [0.5, 0.999]).
 
     Raises
     ------
     InputError
-        Different benchmarks or signatures (the message names the differing fields),
-        or a benchmark that does not split into units (ComBO).
+        An option out of its declared range, different benchmarks or signatures (the
+        message names the differing fields), or a benchmark that does not split into
+        units (ComBO).
     """
+    from ..options import COMPARE, validate
     from ..registry import get
     from ..signature import diff
+
+    opts = validate(COMPARE, {"metric": metric, "resamples": resamples, "seed": seed, "level": level}, where="compare")
+    resamples, seed, level = opts["resamples"], opts["seed"], opts["level"]
+    for name in ("resamples", "seed", "level"):
+        if opts[name] is None:
+            raise InputError.option(name, None, "a value")
 
     if a.benchmark != b.benchmark:
         raise InputError(None, None, f"cannot compare a {a.benchmark} result with a {b.benchmark} result", field="b")

@@ -212,4 +212,5 @@ Returns:
     reference_urls=("https://github.com/gkiril/benchie", "https://aclanthology.org/2022.acl-long.307/"),
     features=_features,
     config_option="language",
+    schemas={"predictions": "benchie/prediction"},
 )

@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -243,6 +244,49 @@ def sentence_lengths(language: str) -> dict[str, int]:
     return dict(zip(table.column("sent_id").to_pylist(), table.column("n_tokens").to_pylist()))
 
 
+class Labels(dict):
+    """sent_id -> label, read from a file: remembers the file and each label's line.
+
+    Attributes
+    ----------
+    source : str
+        The label file.
+    lines : dict of str to int
+        sent_id -> the line (or, for a JSON object, the member number) that labels it.
+    """
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+        self.lines: dict[str, int] = {}
+
+    def put(self, sent_id: str, label: str, line: int) -> None:
+        """Add one label; a sent_id labelled twice (a line repeated, or cut and re-read) is an error."""
+        if sent_id in self:
+            raise InputError(self.source, line, f"sentence id {sent_id!r} already labelled at line {self.lines[sent_id]}: "
+                             "expected one label per gold sentence", field="sent_id")
+        self[sent_id] = label
+        self.lines[sent_id] = line
+
+
+#: control characters (tab, the column separator, aside): a NUL or a stray line end in a sent_id or label
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+
+
+def _label_text(value: Any, source: str, line: int, name: str) -> str:
+    """A sent_id or label cell: a non-empty string without control characters, stripped."""
+    if not isinstance(value, str):
+        raise InputError(source, line, f"expected a string, got {type(value).__name__}", field=name)
+    bad = _CONTROL.search(value)
+    if bad:
+        raise InputError(source, line, f"control character {bad.group()!r} at character {bad.start()} of "
+                         f"{value!r}: expected text (a NUL byte or a cut line?)", field=name)
+    text = value.strip()
+    if not text:
+        raise InputError(source, line, f"empty {name.replace('_', ' ')}: expected 'sent_id<TAB>label'", field=name)
+    return text
+
+
 def load_labels(spec: str, language: str) -> dict[str, str]:
     """Sentence labels for :func:`bucket_scores`.
 
@@ -254,10 +298,17 @@ def load_labels(spec: str, language: str) -> dict[str, str]:
     language : str
         The gold language (for ``"length"``).
 
+    Returns
+    -------
+    dict
+        sent_id -> label (a :class:`Labels`, which knows each label's line, for a file).
+
     Raises
     ------
     InputError
-        An unreadable file (directory, FIFO, ...) or a bad line, naming file and line.
+        An unreadable file (directory, FIFO, ...) or a bad line (not two columns, an empty
+        or control character in a sent_id or label, a sent_id labelled twice), naming file,
+        line and field.
     """
     from ...formats.benchie import read_text_lines
     from ...formats.text import parse_json
@@ -266,20 +317,24 @@ def load_labels(spec: str, language: str) -> dict[str, str]:
     if spec == "length":
         return {sid: length_label(n) for sid, n in sentence_lengths(language).items()}
     path = input_file(spec, "bucket label file")
+    source = str(path)
     lines = read_text_lines(path)
+    out = Labels(source)
     if path.suffix.lower() == ".json":
-        data = parse_json("\n".join(lines), str(path))
+        data = parse_json("\n".join(lines), source)
         if not isinstance(data, dict):
             raise InputError(path, 1, "expected an object sent_id -> label", field="buckets")
-        return {str(k): str(v) for k, v in data.items()}
-    out = {}
+        for number, (key, value) in enumerate(data.items(), start=1):
+            label = str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+            out.put(_label_text(key, source, number, "sent_id"), _label_text(label, source, number, "label"), number)
+        return out
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         parts = line.rstrip("\r\n").split("\t")
         if len(parts) != 2:
             raise InputError(path, number, f"expected 'sent_id<TAB>label', got {len(parts)} column(s)", field="buckets")
-        out[parts[0].strip()] = parts[1].strip()
+        out.put(_label_text(parts[0], source, number, "sent_id"), _label_text(parts[1], source, number, "label"), number)
     return out
 
 
@@ -307,8 +362,7 @@ def bucket_scores(result: Any, labels: Mapping[str, str] | Callable[[str], str])
     else:
         missing = [s for s in sentences["sent_id"] if s not in labels]
         if missing:
-            raise InputError(None, None, f"{len(missing)} gold sentences have no bucket label (first: {missing[0]!r})",
-                             field="buckets")
+            raise _unlabelled(labels, missing, set(sentences["sent_id"]))
         label_of = labels.__getitem__
     out: dict[str, dict] = {}
     for sid, tp, fp, fn in zip(sentences["sent_id"], sentences["tp"], sentences["fp"], sentences["fn"]):
@@ -321,3 +375,18 @@ def bucket_scores(result: Any, labels: Mapping[str, str] | Callable[[str], str])
         b["precision"], b["recall"], b["f1"] = prf(b["tp"], b["fp"], b["fn"])
     keys = [k for k in LENGTH_BUCKETS if k in out] + sorted(k for k in out if k not in LENGTH_BUCKETS)
     return {k: out[k] for k in keys}
+
+
+def _unlabelled(labels: Mapping[str, str], missing: list[str], gold: set[str]) -> InputError:
+    """The error of gold sentences without a label: it names the first label line whose sent_id
+    is not a gold sentence (the likely cause: a mangled or cut line), else the file."""
+    count = f"{len(missing)} gold sentences have no bucket label (first: {missing[0]!r})"
+    source = getattr(labels, "source", None)
+    lines = getattr(labels, "lines", {})
+    stray = sorted((line, sid) for sid, line in lines.items() if sid not in gold)
+    if stray:
+        line, sid = stray[0]
+        return InputError(source, line, f"sentence id {sid!r} is not a gold sentence id ({len(stray)} such line(s)); "
+                          f"{count}", field="sent_id")
+    return InputError(source, None, f"{count}: expected one 'sent_id<TAB>label' line per gold sentence",
+                      field="buckets")

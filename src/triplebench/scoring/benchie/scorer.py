@@ -170,6 +170,11 @@ class Scoring:
         """Read, place, check, match and count (see :func:`triplebench.scoring.benchie.score`)."""
         gold = None if self.gold is None else resolve_gold(self.gold)
         self.gold = gold
+        labels = None
+        if self.buckets:  # a bad label file is refused before anything is read or matched
+            from .analysis import load_labels
+
+            labels = load_labels(self.buckets, self.language)
         preds = read_predictions(predictions, self.fmt)
         index = load_index(self.language, self.facet, gold)
         warnings: list[str] = []
@@ -224,10 +229,10 @@ class Scoring:
             from .analysis import slot_errors
 
             result.details["errors"] = slot_errors(preds, index, m, self.language, self.facet, gold).to_details()
-        if self.buckets:
-            from .analysis import bucket_scores, load_labels
+        if labels is not None:
+            from .analysis import bucket_scores
 
-            result.details["buckets"] = bucket_scores(result, load_labels(self.buckets, self.language))
+            result.details["buckets"] = bucket_scores(result, labels)
         return result
 
     def _place(self, preds: Predictions, index: GoldIndex, warnings: list[str]) -> tuple[int, int]:

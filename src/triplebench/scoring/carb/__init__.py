@@ -210,4 +210,5 @@ Returns:
     reference_urls=("https://github.com/dair-iitd/CaRB", "https://aclanthology.org/D19-1651/"),
     features=_features,
     config_option="split",
+    schemas={"predictions": "carb/prediction"},
 )

@@ -79,12 +79,16 @@ def read_predictions(predictions: Any, dataset: str, *, strict: bool) -> Predict
     Raises
     ------
     InputError
-        Unreadable input, a text given twice, a ``text_id`` outside the set, or (with
-        ``strict``) a triple that is not three non-empty strings.
+        Unreadable input, no text, more texts than every set together has (refused
+        before the records are read), a text given twice, a ``text_id`` outside the
+        set, or (with ``strict``) a triple that is not three non-empty strings.
     """
-    from ...formats.genres import read_user_predictions
+    from ...formats.genres import MAX_TEXTS, read_user_predictions, too_many_texts
 
     found = prediction_input(predictions, allow_mapping=True)
+    size = None if found.kind == "path" else found.value.num_rows if found.kind == "table" else len(found.value)
+    if size is not None and size > MAX_TEXTS:  # before a record is looked at
+        raise too_many_texts(found.source, size, "records")
     if found.kind == "path":
         keys, raw = read_user_predictions(found.path, strict=strict)
     elif found.kind == "mapping":
@@ -100,6 +104,8 @@ def read_predictions(predictions: Any, dataset: str, *, strict: bool) -> Predict
                 raise InputError(found.source, number, "expected a text (string) or a text_id (integer)", field="text")
             keys.append(key)
             raw.append(list(row["triples"]))
+    if not keys:
+        raise InputError(found.source, None, "no texts: expected one record per text")
     texts = _texts(keys, dataset, found.source)
     triples, dropped = check_triples(raw, found.source, strict)
     positions = _positions(dataset)
