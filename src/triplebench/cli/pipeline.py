@@ -66,15 +66,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.show_help or args.benchmark is None:
         print(REPORT_HELP)
         return 0
-    if args.benchmark not in BENCHMARKS:
+    _check_benchmark(args.benchmark)
+    return report_module(args.benchmark).main(args.rest)
+
+
+def cmd_report_add(args: argparse.Namespace) -> int:
+    """``triplebench report BENCH --add NAME=FILE[:FORMAT]``: your systems beside the published ones
+    (a separate function: the DVC report stages never run it, so its code is not their dependency)."""
+    from ..reports import yours
+
+    _check_benchmark(args.benchmark)
+    return yours.main(args.benchmark, args.rest)
+
+
+def _check_benchmark(name: str) -> None:
+    if name not in BENCHMARKS:
         from ..errors import InputError
 
-        raise InputError.option("benchmark", args.benchmark, "one of " + " | ".join(BENCHMARKS))
-    if any(a == "--add" or a.startswith("--add=") for a in args.rest):
-        from ..reports import yours
-
-        return yours.main(args.benchmark, args.rest)
-    return report_module(args.benchmark).main(args.rest)
+        raise InputError.option("benchmark", name, "one of " + " | ".join(BENCHMARKS))
 
 
 REPORT_HELP = """usage: triplebench report BENCHMARK [report options]
@@ -86,8 +95,8 @@ published ones and writes one offline HTML page with the same tables, figures an
 pairwise significance matrix (`triplebench report carb --add x=y --help` for its options)."""
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
-    """The pipeline sub-commands."""
+def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
+    """The pipeline sub-commands (``report ... --add`` in ``argv`` runs :func:`cmd_report_add`)."""
     for name, func in (("fetch", cmd_fetch), ("build", cmd_build), ("validate", cmd_validate)):
         text = func.__doc__.splitlines()[0]
         sub = commands.add_parser(name, help=text, description=text)
@@ -100,4 +109,5 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("-h", "--help", dest="show_help", action="store_true")  # before BENCHMARK: the overview
     sub.add_argument("benchmark", nargs="?", metavar="BENCHMARK")
     sub.add_argument("rest", nargs=argparse.REMAINDER)
-    sub.set_defaults(func=cmd_report)
+    adds = argv[:1] == ["report"] and any(a == "--add" or a.startswith("--add=") for a in argv)
+    sub.set_defaults(func=cmd_report_add if adds else cmd_report)

@@ -581,4 +581,5 @@ Returns:
 """,
     reference_urls=("https://github.com/qijimrc/ROBUST", "https://aclanthology.org/2023.emnlp-main.360/"),
     features=_features,
+    schemas={"predictions": "robust/prediction_flat"},
 )
