@@ -4,8 +4,9 @@ A signature is one line naming everything that determines a number::
 
     carb|split:test|data:1.0.0+CaRB@024e0e9|matcher:binary_linient_tuple_match|binary:no|v:0.1.0
 
-Two numbers are comparable only when their signatures are equal; when they are
-not, :func:`diff` says which fields differ.
+Two numbers are comparable only when their signatures are equal but for the
+fields of :data:`PROVENANCE` (how each system's own file was read: two systems come in
+different formats); when they are not, :func:`diff` says which fields differ.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ def make_signature(benchmark: str, **fields: object) -> str:
     return "|".join(parts)
 
 
+#: fields that say how one system's input was read, not what its number measures: two results
+#: that differ only in them are comparable (an allennlp file against a tabbed one)
+PROVENANCE = ("format",)
+
+
 def parse(signature: str) -> dict[str, str]:
     """A signature's fields: ``"carb|split:test|..."`` -> ``{"split": "test", ...}``."""
     head, *rest = signature.split("|")
@@ -39,7 +45,18 @@ def parse(signature: str) -> dict[str, str]:
     return fields
 
 
-def diff(a: str, b: str) -> dict[str, tuple[str | None, str | None]]:
-    """Fields whose values differ between two signatures: ``{field: (a, b)}``."""
+def diff(a: str, b: str, ignore: tuple[str, ...] = ()) -> dict[str, tuple[str | None, str | None]]:
+    """Fields whose values differ between two signatures: ``{field: (a, b)}`` (``ignore``d ones left out)."""
     pa_, pb = parse(a), parse(b)
-    return {k: (pa_.get(k), pb.get(k)) for k in sorted(set(pa_) | set(pb)) if pa_.get(k) != pb.get(k)}
+    return {k: (pa_.get(k), pb.get(k)) for k in sorted(set(pa_) | set(pb)) if pa_.get(k) != pb.get(k) and k not in ignore}
+
+
+def without(signature: str, fields: tuple[str, ...]) -> str:
+    """``signature`` with ``fields`` left out (e.g. the :data:`PROVENANCE` of a comparison of two systems).
+
+    Examples
+    --------
+    >>> without("carb|split:test|format:openie4|v:1.0.0", PROVENANCE)
+    'carb|split:test|v:1.0.0'
+    """
+    return "|".join(part for part in signature.split("|") if part.partition(":")[0] not in fields)

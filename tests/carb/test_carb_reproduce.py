@@ -50,7 +50,7 @@ def test_pr_curve_equals_the_published_dump(results, system):
 
 def test_signature_names_what_produced_the_numbers(results):
     sig = results["OpenIE-4"].signature
-    assert sig.startswith("carb|split:test|matcher:binary_linient_tuple_match|binary:no|data:")
+    assert sig.startswith("carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:")
     assert "|v:" in sig
 
 

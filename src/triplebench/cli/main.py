@@ -41,7 +41,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     scoring.add_commands(commands, argv)
     scoring_call = bool(argv) and argv[0] in scoring.SCORING_COMMANDS
-    for name in ("download", "release", "warmup"):
+    for name in ("download", "release", "warmup", "formats"):
         module_name = f"{__package__}.{name}"
         if scoring_call:  # their modules bring the release machinery (~10 ms): not for a score
             commands.add_parser(name)

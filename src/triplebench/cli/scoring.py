@@ -45,8 +45,9 @@ def configure_score(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> Non
     """Flags of ``triplebench score <benchmark>``."""
     scorer = spec.scorer()
     parser.description = (scorer.__doc__ or "").strip().split("\n\n")[0]
-    parser.add_argument("predictions", nargs="*", metavar="FILE",
-                        help="prediction files (several: one table, one row per file; globs are expanded)")
+    parser.add_argument("predictions", nargs="*", metavar="FILE[:FORMAT]",
+                        help="prediction files (several: one table, one row per file; globs are expanded); "
+                             "FILE:FORMAT reads that file in FORMAT, else --format, else what its lines say")
     add_arguments(parser, scorer.OPTIONS)
     add_arguments(parser, _extra_options(spec.name))
     _common_flags(parser)
@@ -56,8 +57,9 @@ def configure_compare(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> N
     """Flags of ``triplebench compare <benchmark>``."""
     scorer = spec.scorer()
     parser.description = f"Paired bootstrap over {spec.unit}s of the difference of one {spec.title} score between systems A and B."
-    parser.add_argument("a", metavar="A", help="predictions of system A")
-    parser.add_argument("b", metavar="B", nargs="+", help="predictions of system B (several: each compared with A)")
+    parser.add_argument("a", metavar="A[:FORMAT]", help="predictions of system A (FILE:FORMAT: its own format)")
+    parser.add_argument("b", metavar="B[:FORMAT]", nargs="+",
+                        help="predictions of system B (several: each compared with A; FILE:FORMAT: its own format)")
     add_arguments(parser, [o for o in scorer.OPTIONS if o.name not in ("bootstrap",)])
     add_arguments(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), RESAMPLES])
     _common_flags(parser)
@@ -71,15 +73,32 @@ def _expand(patterns: list[str]) -> list[str]:
     return files
 
 
+def file_format(spec: BenchmarkSpec, path: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``FILE:FORMAT`` -> (FILE, options with that ``fmt``): one format per file in a multi-file call.
+
+    A path that exists as given is a file name, colon and all; otherwise a suffix after the last
+    colon that is one of the benchmark's formats names the format of the file before it.
+    """
+    name, colon, fmt = path.rpartition(":")
+    formats = next((o.choices for o in spec.options() if o.name == "fmt"), ())
+    if colon and fmt in formats and not os.path.exists(path):
+        return name, {**options, "fmt": fmt}
+    return path, options
+
+
 def _score_all(spec: BenchmarkSpec, args: argparse.Namespace, files: list[str], options: dict[str, Any]) -> list[tuple[str, Any]]:
     module = extras(spec.name)
     named = module.inputs(args) if module and hasattr(module, "inputs") else None
-    if named is None:
-        if not files:
-            raise InputError(None, None, "give at least one prediction file", field="predictions")
-        named = [(path, path) for path in files]
     scorer = spec.scorer()
-    return [(name, scorer.score(predictions, gold=args.gold, **options)) for name, predictions in named]
+    if named is not None:
+        return [(name, scorer.score(predictions, gold=args.gold, **options)) for name, predictions in named]
+    if not files:
+        raise InputError(None, None, "give at least one prediction file", field="predictions")
+    out = []
+    for given in files:
+        path, own = file_format(spec, given, options)
+        out.append((path, scorer.score(path, gold=args.gold, **own)))
+    return out
 
 
 def _labels(names: list[str]) -> list[str]:
@@ -167,17 +186,19 @@ def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     checked = validate(declared, given, where="compare")  # every option checked before any file is read
     options = {k: v for k, v in given.items() if k not in ("metric", "resamples")}
     scorer = spec.scorer()
-    a = scorer.score(args.a, gold=args.gold, **options)
+    a_path, a_options = file_format(spec, args.a, options)
+    a = scorer.score(a_path, gold=args.gold, **a_options)
     outputs = []
-    for path in _expand(args.b):
-        b = scorer.score(path, gold=args.gold, **options)
+    for given in _expand(args.b):
+        path, own = file_format(spec, given, options)
+        b = scorer.score(path, gold=args.gold, **own)
         outputs.append((path, compare(a, b, metric=checked["metric"], resamples=checked["resamples"],
                                       seed=checked.get("seed", 0), level=checked.get("level", 0.95))))
     if args.json:
-        dicts = [{"a": args.a, "b": path, **c.to_dict()} for path, c in outputs]
+        dicts = [{"a": a_path, "b": path, **c.to_dict()} for path, c in outputs]
         print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))
     else:
-        print("\n\n".join(c.format(args.a, path) for path, c in outputs))
+        print("\n\n".join(c.format(a_path, path) for path, c in outputs))
     return 0
 
 

@@ -17,9 +17,13 @@ Evidence, from the first lines (the OpenIE-5 markers from the whole file):
 * ``clausie``: a one-column sentence line followed by ``id, "a1", "rel", "a2", conf`` lines;
 * ``reverb``: 18 columns, an integer sentence number in the second;
 * ``stanford``: 13 columns or more with numbers in columns 1-2 and 12;
-* ``props``: a number, then the sentence, the relation and ``role, argument`` pairs;
+* ``props``: a number (not a bare integer), then a sentence, the relation and
+  ``role, argument`` pairs;
 * ``tabbed``: ``sentence, number, predicate, arguments...``;
-* ``jsonl``: a ``.jsonl``/``.json`` file whose first line is a JSON object.
+* ``jsonl``: a ``.jsonl``/``.json`` file.
+
+The layout rules look at the first line (a line further down that does not fit is the
+reader's to name, with its number).
 """
 
 from __future__ import annotations
@@ -73,12 +77,12 @@ def sniff(path: str | PathLike[str]) -> tuple[list[str], str]:
         The candidate formats (empty: none fits) and the evidence, for messages.
     """
     path = Path(path)
+    if path.suffix in (".jsonl", ".json"):
+        return ["jsonl"], "a JSON lines file"
     rows = _rows(path)
     if not rows:
-        return [], "no non-blank line"
+        return [], "no non-blank line in its first 256 KB"
     first = rows[0]
-    if path.suffix in (".jsonl", ".json") and first[0].lstrip().startswith("{"):
-        return ["jsonl"], "JSON objects, one per line"
     if [c.strip().lower() for c in first[:4]] == ["confidence", "arg1", "rel", "arg2"]:
         return ["ollie"], "the OLLIE header line"
     if any(len(r) >= 2 and re.search(r"<(arg1|rel|arg2)>", r[1]) for r in rows[:50]):
@@ -88,13 +92,13 @@ def sniff(path: str | PathLike[str]) -> tuple[list[str], str]:
         return ([version] if version else ["openie4", "openie5"]), why
     if len(first) == 1 and len(rows) > 1 and len(rows[1]) == 5 and rows[1][1].startswith('"'):
         return ["clausie"], "a sentence line, then id/\"arg1\"/\"rel\"/\"arg2\"/confidence lines (ClausIE)"
-    if all(len(r) == 18 and r[1].isdigit() for r in rows[:20]):
+    if len(first) == 18 and first[1].isdigit():
         return ["reverb"], "18 columns with a sentence number (ReVerb)"
-    if all(len(r) >= 13 and _number(r[0]) and _number(r[1]) and _number(r[11]) for r in rows[:20]):
+    if len(first) >= 13 and _number(first[0]) and _number(first[1]) and _number(first[11]):
         return ["stanford"], "13+ columns with token offsets and a confidence in column 12 (Stanford)"
-    if all(len(r) >= 5 and _number(r[0]) and not _number(r[1]) for r in rows[:20]):
+    if len(first) >= 5 and _number(first[0]) and not first[0].isdigit() and first[1].count(" ") >= 3:
         return ["props"], "confidence, sentence, relation, then role/argument pairs (PropS)"
-    if all(len(r) >= 3 and not _number(r[0]) and _number(r[1]) for r in rows[:20]):
+    if len(first) >= 3 and not _number(first[0]) and _number(first[1]):
         return ["tabbed"], "sentence, confidence, predicate, arguments (tabbed)"
     return [], "no known layout"
 

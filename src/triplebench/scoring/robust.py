@@ -63,8 +63,9 @@ VARIANCE_BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)
 METRICS = tuple(f"{kind}_{m}" for kind in ("robust", "carb") for m in ("auc", "precision", "recall", "f1"))
 
 OPTIONS: tuple[Option, ...] = (
-    Option("fmt", "choice", None, "prediction format [default: flat for .jsonl files and flat records, else unified; "
-           "CaRB's file formats for an OpenIE system's output over the ROBUST sentences]",
+    Option("fmt", "choice", None, "prediction format [default: unified for .json, flat for .jsonl files and flat "
+           "records, else the CaRB file format the file's lines name: an OpenIE system's output over the ROBUST "
+           "sentences]",
            choices=FORMATS, flags=("--format",)),
     *COMMON,
 )
@@ -131,6 +132,7 @@ class _Placed(NamedTuple):
     given: np.ndarray  # per problem: the predictions speak for this sentence
     warnings: list[str]
     outside: int  # predicted sentences not in the gold, dropped (allow_partial)
+    format: str  # the input's format (the signature's)
 
 
 def _confidence(value: Any, source: str, number: int) -> float:
@@ -146,18 +148,19 @@ def _confidence(value: Any, source: str, number: int) -> float:
     return out
 
 
-def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any]:
-    """-> (source, kind, data): kind is unified (cliques), flat or grouped (records), or sentences (CaRB columns)."""
+def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any, str]:
+    """-> (source, kind, data, format): kind is unified (cliques), flat or grouped (records), or
+    sentences (CaRB columns); format is the file's (``records`` for in-memory input)."""
     from ..formats.robust import parse_unified
     from ..formats.text import iter_jsonl, parse_json, read_text
     from ..schemas import validate_records
 
-    if fmt in SENTENCE_FORMATS:
-        from .carb.predictions import load
+    found = prediction_input(predictions)
+    if fmt in SENTENCE_FORMATS or (fmt is None and found.kind == "path" and found.path.suffix not in (".json", ".jsonl")):
+        from .carb.predictions import load  # an OpenIE system's file over the ROBUST sentences
 
         loaded = load(predictions, fmt)
-        return loaded.source, "sentences", loaded.extractions
-    found = prediction_input(predictions)
+        return loaded.source, "sentences", loaded.extractions, loaded.format
     source = found.source
     if found.kind == "path":
         text = read_text(found.path, "ROBUST predictions (unified JSON or flat JSONL)")
@@ -165,20 +168,21 @@ def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any]:
             rows, fmt = [row for _, row in iter_jsonl(text, found.path)], "flat"
         else:
             rows, fmt = parse_json(text, found.path), "unified"
+        name = fmt
     else:
-        rows = found.rows()
+        rows, name = found.rows(), "records"
     if not isinstance(rows, list) or not rows:
         raise InputError(source, None, "expected a non-empty list of cliques (unified JSON) or of flat records")
     first = rows[0]
     if fmt is None:
         fmt = "unified" if isinstance(first, dict) and "ori_sent" in first else "flat"
     if fmt == "unified":
-        return source, fmt, parse_unified(rows, source)
+        return source, fmt, parse_unified(rows, source), name
     if isinstance(first, dict) and "extractions" in first:
         validate_records("robust/prediction_grouped", rows, source)
-        return source, "grouped", rows
+        return source, "grouped", rows, name
     validate_records("robust/prediction_flat", rows, source)
-    return source, fmt, rows
+    return source, fmt, rows, name
 
 
 # -- scoring ------------------------------------------------------------------------------------
@@ -214,14 +218,14 @@ class RobustScorer:
         self.problem_of = [{s: k for k, s in enumerate(sample)} for sample in self.samples]
         self.first = np.cumsum([0] + [len(s) for s in self.samples]).astype(np.int64)
 
-    def signature(self, partial: bool) -> str:
-        """The signature of this scorer's results."""
+    def signature(self, partial: bool, fmt: str = "records") -> str:
+        """The signature of this scorer's results (``fmt``: the input's format)."""
         from ..signature import make_signature
 
         fields: dict[str, object] = {"split": "test"}
         if self.gold_source != "dataset":
             fields["gold"] = self.gold_source
-        fields.update(matcher="binary_linient_tuple_match", unit="clique", worst="f1", round=3)
+        fields.update(matcher="binary_linient_tuple_match", unit="clique", worst="f1", round=3, format=fmt)
         if partial:
             fields["partial"] = True
         return make_signature(BENCHMARK, **fields)
@@ -273,7 +277,7 @@ class RobustScorer:
         problems[outside] = -1
         return problems, len(unknown)
 
-    def _predicted(self, source: str, kind: str, data: Any, allow_partial: bool) -> _Placed:
+    def _predicted(self, source: str, kind: str, data: Any, allow_partial: bool, fmt: str) -> _Placed:
         """Predictions as columns with their problem (clique sentence), and which sentences were given."""
         from ..formats.robust import place_unified
 
@@ -293,7 +297,7 @@ class RobustScorer:
             if silent:
                 warnings.append(f"{silent} of {n_problems} ROBUST sentences have no extraction in {source} "
                                 "(scored as predicting nothing)")
-            return _Placed(ext, problem, given, warnings, outside)
+            return _Placed(ext, problem, given, warnings, outside, fmt)
         sentence, predicate, arguments, conf, problem_list = [], [], [], [], []
 
         def add(p: int, sent: str, extraction: dict, confidence: float) -> None:
@@ -340,7 +344,7 @@ class RobustScorer:
                 if "predicate" in rec:
                     add(p, rec["sentence"], rec, _confidence(rec.get("confidence"), source, number))
         ext = Extractions(sentence, predicate, arguments, np.asarray(conf, dtype=np.float64))
-        return _Placed(ext, np.asarray(problem_list, dtype=np.int64), given, warnings, outside)
+        return _Placed(ext, np.asarray(problem_list, dtype=np.int64), given, warnings, outside, fmt)
 
     @cached_property
     def _gold_side(self) -> tuple[Encoder, GoldSide, np.ndarray]:
@@ -388,8 +392,8 @@ class RobustScorer:
 
     def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> Result:
         """Score ``predictions`` (see :func:`score`)."""
-        source, kind, data = _read(predictions, fmt)
-        placed = self._predicted(source, kind, data, allow_partial)
+        source, kind, data, name = _read(predictions, fmt)
+        placed = self._predicted(source, kind, data, allow_partial, name)
         ext, problem, given = placed.extractions, placed.problem, placed.given
         n_cliques, n_sentences = len(self.samples), int(self.first[-1])
         clique_given = np.array([given[self.first[i]: self.first[i + 1]].any() for i in range(n_cliques)])
@@ -442,7 +446,7 @@ class RobustScorer:
             "predicted_extractions": len(ext), "sentences_outside": placed.outside,
         }
         return Result(
-            BENCHMARK, self.signature(allow_partial), scores,
+            BENCHMARK, self.signature(allow_partial, placed.format), scores,
             counts=counts,
             coverage={"cliques": Coverage(int(clique_given.sum()), n_cliques),
                       "sentences": Coverage(int(given.sum()), n_sentences)},

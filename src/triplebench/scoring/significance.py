@@ -280,7 +280,7 @@ def compare(a: Result, b: Result, *, metric: str | None = None, resamples: int =
     """
     from ..options import COMPARE, validate
     from ..registry import get
-    from ..signature import diff
+    from ..signature import PROVENANCE, diff, without
 
     opts = validate(COMPARE, {"metric": metric, "resamples": resamples, "seed": seed, "level": level}, where="compare")
     resamples, seed, level = opts["resamples"], opts["seed"], opts["level"]
@@ -293,11 +293,12 @@ def compare(a: Result, b: Result, *, metric: str | None = None, resamples: int =
     spec = get(a.benchmark)
     if spec.unit is None or a.units is None or b.units is None:
         raise InputError(None, None, f"{spec.title} scores do not split into units; no paired test is defined", field="benchmark")
-    if a.signature != b.signature:
-        fields = ", ".join(f"{k} ({x} vs {y})" for k, (x, y) in diff(a.signature, b.signature).items())
+    differ = diff(a.signature, b.signature, ignore=PROVENANCE)  # the input formats may differ: two systems' files
+    if differ:
+        fields = ", ".join(f"{k} ({x} vs {y})" for k, (x, y) in differ.items())
         raise InputError(None, None, f"the results are not comparable: their signatures differ in {fields}", field="b")
     metric = metric or spec.main_score
     if metric not in a.scores or a.scores[metric] is None or b.scores.get(metric) is None:
         raise InputError.option("metric", metric, "a score both results have: " + " | ".join(a.units.metrics))
     return paired_test(a.units, b.units, metric=metric, observed=(a.scores[metric], b.scores[metric]),
-                       resamples=resamples, seed=seed, level=level, signature=a.signature)
+                       resamples=resamples, seed=seed, level=level, signature=without(a.signature, PROVENANCE))

@@ -54,6 +54,8 @@ class Predictions:
         Sentence text per extraction when the input is keyed by sentence (``None`` otherwise).
     nary_converted : int
         Extractions whose several objects were joined.
+    format : str
+        The file format read (``records`` for in-memory input): the signature's ``format``.
     """
 
     source: str
@@ -63,6 +65,7 @@ class Predictions:
     objects: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     sentences: list[str] | None = None
+    format: str = "records"
     nary_converted: int = 0
 
     def __len__(self) -> int:
@@ -253,7 +256,7 @@ def read_predictions(predictions: Any, fmt: str | None = None) -> Predictions:
     found = prediction_input(predictions)
     if found.kind == "path":
         path = found.path
-        fmt = fmt or ("jsonl" if path.suffix.lower() in _JSONL_SUFFIXES else "benchie")
+        fmt = _file_format(path, fmt)
         if fmt in CARB_FORMATS:
             out = from_carb(path, fmt, found.source)
         else:
@@ -265,4 +268,29 @@ def read_predictions(predictions: Any, fmt: str | None = None) -> Predictions:
         out = from_records(found.rows(), found.source)
     if not len(out):
         raise InputError(out.source, None, "no extractions")
+    if found.kind == "path":
+        out.format = fmt
     return out
+
+
+def _file_format(path: Any, fmt: str | None) -> str:
+    """The format a file is read in: the one named (unless the file says it is a CaRB format it is
+    not), else JSON lines by suffix, a CaRB format its lines name, or BenchIE's own layout."""
+    from ...formats.detect import check, sniff
+
+    if fmt in CARB_FORMATS:
+        check(path, fmt)
+        return fmt
+    if fmt is None and path.suffix.lower() in _JSONL_SUFFIXES:
+        return "jsonl"
+    found, why = sniff(path) if fmt in (None, "benchie") else ([], "")
+    carb = [f for f in found if f in CARB_FORMATS]
+    if fmt == "benchie" and carb:
+        raise InputError(path, None, f"read as benchie, but {why}: pass --format {carb[0]} (sentence-keyed "
+                         "English input)", field="fmt")
+    if fmt is None and carb:
+        if len(carb) > 1:
+            raise InputError(path, None, f"cannot tell its format ({why}); pass --format {' or '.join(carb)}",
+                             field="fmt")
+        return carb[0]
+    return fmt or "benchie"

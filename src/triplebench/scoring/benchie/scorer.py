@@ -153,14 +153,14 @@ class Scoring:
     errors: bool = False
     buckets: str | None = None
 
-    def signature(self, index: GoldIndex) -> str:
-        """The result's signature."""
+    def signature(self, index: GoldIndex, fmt: str = "records") -> str:
+        """The result's signature (``fmt``: the input's format)."""
         from ...signature import make_signature
 
         fields: dict[str, object] = {
             "language": self.language, "facet": self.facet, "match": "lexical" if self.facet == "C" else "slot",
             "gold": index.gold if self.gold is None else f"{index.gold}@{index.digest[:12]}",
-            "norm": self.normalize or "none",
+            "norm": self.normalize or "none", "format": fmt,
         }
         if self.allow_partial:
             fields["partial"] = True
@@ -221,7 +221,7 @@ class Scoring:
                                  "fn": m.fn.tolist()}}
         stats = np.stack([m.tp, m.fp, m.fn], axis=1)
         result = BenchieResult(
-            BENCHMARK, self.signature(index), {"precision": precision, "recall": recall, "f1": f1},
+            BENCHMARK, self.signature(index, preds.format), {"precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings, details=details,
             units=SummedUnits("sentence", index.sent_ids, stats, METRICS, _finish),
         )

@@ -1,6 +1,8 @@
 """Any accepted CaRB prediction input -> :class:`~.engine.Extractions` (columns).
 
-A path is read by the reader of its format (:mod:`triplebench.formats.carb`);
+A path is read by the reader of its format (:mod:`triplebench.formats.carb`): the one
+named, which the file must not contradict, or the one its lines say
+(:mod:`triplebench.formats.detect`);
 records (flat ``{sentence, confidence, predicate, arguments}`` or grouped
 ``{sentence, extractions: [...]}`` rows such as the ``systems`` config) are
 validated against ``schemas/carb/prediction.schema.json``; an Arrow table or
@@ -24,9 +26,6 @@ from ...formats.carb import parse_confidence
 from ..inputs import prediction_input
 from .engine import Extractions
 
-#: formats chosen by file extension when ``fmt`` is not given
-_BY_SUFFIX = {".jsonl": "jsonl", ".json": "jsonl"}
-
 
 @dataclass
 class Loaded:
@@ -42,12 +41,15 @@ class Loaded:
         Lines the reader skipped, by reason (as the reference does).
     ignored : dict of str to int
         Parts of lines the reader ignored, by reason (e.g. allennlp arguments after arg2).
+    format : str
+        The file format read (``records`` / ``table`` for in-memory input): the signature's ``format``.
     """
 
     extractions: Extractions
     source: str
     skipped: dict[str, int] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)
+    format: str = "records"
 
 
 @contextmanager
@@ -76,16 +78,21 @@ def load(predictions: Any, fmt: str | None) -> Loaded:
     with paused_gc():
         if found.kind == "path":
             from ...formats.carb import read_columns
+            from ...formats.detect import check, detect
 
-            chosen = fmt or _BY_SUFFIX.get(found.path.suffix, "tabbed")
+            if fmt is None:
+                chosen = detect(found.path)
+            else:
+                check(found.path, fmt)
+                chosen = fmt
             columns, report = read_columns(found.path, chosen)
             ext = Extractions(columns.sentence, columns.predicate, columns.arguments,
                               np.asarray(columns.confidence, dtype=np.float64))
-            return Loaded(ext, found.source, dict(report.skipped), dict(report.ignored))
+            return Loaded(ext, found.source, dict(report.skipped), dict(report.ignored), format=chosen)
         if fmt is not None:
             raise InputError.option("fmt", fmt, f"no format: {found.source} is not a file (fmt names a file format)")
         if found.kind == "table":
-            return Loaded(_from_table(found.value, found.source), found.source)
+            return Loaded(_from_table(found.value, found.source), found.source, format="table")
         return Loaded(_from_rows(found.value, found.source), found.source)
 
 

@@ -122,14 +122,15 @@ class CarbScorer:
         self.gold_index = {key: s for s, key in enumerate(self.side.keys)}
         self.split_keys = frozenset(normalize_key(s) for s in self.gold.sentences)
 
-    def signature(self, partial: bool) -> str:
-        """The signature of results of this scorer (``partial``: the opt-in was given)."""
+    def signature(self, partial: bool, fmt: str = "records") -> str:
+        """The signature of results of this scorer (``partial``: the opt-in was given; ``fmt``: the
+        input's format, which decides what the reader made of the file)."""
         from ...signature import make_signature
 
         fields: dict[str, object] = {"split": self.split}
         if self.gold.source != "dataset":
             fields["gold"] = self.gold.source
-        fields.update(matcher=self.matcher, binary=self.binary)
+        fields.update(matcher=self.matcher, binary=self.binary, format=fmt)
         if partial:
             fields["partial"] = True
         return make_signature(BENCHMARK, **fields)
@@ -229,7 +230,7 @@ class CarbScorer:
             "gold_sentences": Coverage(gold_with_predictions, len(self.side.keys)),
         }
         result = CarbResult(
-            BENCHMARK, self.signature(allow_partial),
+            BENCHMARK, self.signature(allow_partial, loaded.format),
             {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings,
             details={"curve": evaluation.curve(0)},

@@ -1,0 +1,22 @@
+"""Print every prediction format: its layout and a one-line example.
+
+    triplebench formats
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The ``formats`` command takes no arguments."""
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the layouts; return 0."""
+    from ..formats.layouts import describe
+
+    print(describe())
+    return 0
