@@ -78,3 +78,27 @@ def load_table(benchmark: str, config: str, split: str) -> pa.Table:
 def load_records(benchmark: str, config: str, split: str) -> list[dict]:
     """The rows of :func:`load_table` as plain dicts."""
     return load_table(benchmark, config, split).to_pylist()
+
+
+def data_version_of(benchmark: str) -> str | None:
+    """The data version of the gold a scorer reads now: what the card of the located dataset says
+    (``Data version `...``` in its generated block), ``None`` when no card is found.
+
+    A release read with ``data_version=`` or a directory given with ``data=`` may hold another
+    version than the installed package's pins: the signature records this one.
+    """
+    import re
+
+    card = locate(benchmark, "README.md")
+    if not card.is_file():
+        return None
+    stat = card.stat()
+    key = (str(card), stat.st_mtime_ns, stat.st_size)
+    if key not in _CARD_VERSIONS:
+        found = re.search(r"^Data version `([^`]+)`", card.read_text(encoding="utf-8"), flags=re.MULTILINE)
+        _CARD_VERSIONS[key] = found.group(1) if found else None
+    return _CARD_VERSIONS[key]
+
+
+#: (card path, mtime, size) -> its data version
+_CARD_VERSIONS: dict[tuple[str, int, int], str | None] = {}

@@ -172,11 +172,18 @@ BOOTSTRAP = Option("bootstrap", "int", 0, "add confidence intervals from N resam
                    minimum=0, maximum=100_000)
 SEED = Option("seed", "int", 0, "seed of the bootstrap resampling", minimum=0, maximum=2**32 - 1)
 LEVEL = Option("level", "float", 0.95, "confidence level of the intervals", minimum=0.5, maximum=0.999)
-RESAMPLES = Option("resamples", "int", 1000, "bootstrap resamples of a paired comparison", minimum=1, maximum=100_000)
+#: a paired comparison's resamples: the same name as ``bootstrap`` of a score (one name per option), here at least 1
+PAIRED_BOOTSTRAP = Option("bootstrap", "int", 1000, "resamples of the paired bootstrap", minimum=1, maximum=100_000)
 METRIC = Option("metric", "str", None, "the score to compare [default: the benchmark's main score]")
-COMMON = (ALLOW_PARTIAL, BOOTSTRAP, SEED, LEVEL)
+DATA = Option("data", "path", None, "read the built datasets from DIR (a release, a checkout or its datasets/ folder) "
+              "instead of searching $TRIPLEBENCH_DATA, this checkout, the release cache and the Hub")
+DATA_VERSION = Option("data_version", "str", None, "read data release V (from `triplebench download --version V` or the "
+                      "Hub) instead of the installed package's own [default: the package version]; in the signature")
+#: where the gold is read from: every scorer has them (the resolver applies them, :func:`triplebench.resolver.data_context`)
+DATA_SOURCE = (DATA, DATA_VERSION)
+COMMON = (ALLOW_PARTIAL, BOOTSTRAP, SEED, LEVEL, *DATA_SOURCE)
 #: the options of a paired comparison (``compare()`` and ``triplebench compare``), checked by :func:`validate`
-COMPARE = (METRIC, RESAMPLES, SEED, LEVEL)
+COMPARE = (METRIC, PAIRED_BOOTSTRAP, SEED, LEVEL)
 
 
 def validate(spec: Sequence[Option], values: Mapping[str, Any], *, where: str = "score") -> dict[str, Any]:

@@ -21,7 +21,9 @@ release publishes the datasets and the evaluate modules of exactly the package
 version that made it (``triplebench release`` refuses any other). A user pins another
 release with ``data_version=`` / ``--data-version`` (:func:`use_version`), which steps
 4 and 5 then read; a result read that way says so in its signature (``release:V``).
-An explicit directory (steps 1-2) and the checkout are what they are: no version.
+A pinned release skips the checkout (step 3): its files are the release's, not the
+working tree's. An explicit directory (steps 1-2) is what it is; the signature's ``data``
+field is the version its card names.
 
 A data directory (steps 1, 2 and 4) holds one folder per benchmark, each laid out
 like a released dataset repo (``<benchmark>/data/<config>/<split>-00000-of-00001.parquet``);
@@ -102,6 +104,32 @@ def use_version(version: str) -> Iterator[str]:
         yield version
     finally:
         _versions.pop()
+
+
+@contextmanager
+def data_context(options: dict) -> Iterator[None]:
+    """Read gold data where a scorer's validated ``options`` say (``data``, ``data_version``) inside the block.
+
+    Parameters
+    ----------
+    options : dict
+        Validated scorer options (:data:`triplebench.options.DATA_SOURCE`); absent or ``None``
+        values change nothing.
+    """
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        if options.get("data"):
+            stack.enter_context(use_data(options["data"]))
+        if options.get("data_version"):
+            stack.enter_context(use_version(options["data_version"]))
+        yield
+
+
+def context_key() -> tuple:
+    """What decides where gold data is read from now: a key for per-process caches of gold,
+    so a call with another ``data`` / ``data_version`` (or ``$TRIPLEBENCH_DATA``) never reuses them."""
+    return (str(_explicit[-1]) if _explicit else None, os.environ.get("TRIPLEBENCH_DATA"), data_version())
 
 
 def downloaded_versions() -> list[str]:
@@ -248,7 +276,7 @@ def locate(benchmark: str, relpath: str) -> Path:
             raise TripleBenchError(f"{path}: not found in the data directory given by {how} ({directory})")
         return path
     candidates = []
-    checkout = _checkout_datasets()
+    checkout = None if _versions else _checkout_datasets()  # a pinned release is read from its own files
     if checkout is not None:
         candidates.append(checkout / benchmark / relpath)
         if candidates[0].is_file():

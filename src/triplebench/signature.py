@@ -22,10 +22,20 @@ def _text(value: object) -> str:
 
 
 def make_signature(benchmark: str, **fields: object) -> str:
-    """``benchmark|key:value|...|data:<version>|v:<package version>`` (fields in call order)."""
+    """``benchmark|key:value|...[|release:<V>]|data:<version>|v:<package version>`` (fields in call order).
+
+    ``data`` is the version of the gold read (its card's, else the installed pins'); ``release``
+    is there when the data release was pinned (``data_version=``) to another than the package's.
+    """
+    from .data import data_version_of
+    from .resolver import pinned_version
+
     parts = [benchmark]
     parts += [f"{key}:{_text(value)}" for key, value in fields.items()]
-    parts.append(f"data:{load_pins(benchmark).version}")
+    release = pinned_version()
+    if release is not None:  # another release than the installed package's own (data_version=)
+        parts.append(f"release:{release}")
+    parts.append(f"data:{data_version_of(benchmark) or load_pins(benchmark).version}")
     parts.append(f"v:{__version__}")
     return "|".join(parts)
 

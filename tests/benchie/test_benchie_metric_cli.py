@@ -117,11 +117,11 @@ def test_units_and_one_significance_module(built, capsys):
     # the per-resample statistic is the scorer's own P/R/F1 on the full set, bit for bit
     everything = np.arange(len(clausie.units.ids))[None, :]
     assert clausie.units.evaluate(everything)[0].tolist() == [clausie[k] for k in ("precision", "recall", "f1")]
-    close = compare(clausie, minie, resamples=500)
+    close = compare(clausie, minie, bootstrap=500)
     assert close.p_value > 0.05 and close.interval.low < 0 < close.interval.high  # 0.339 vs 0.337: no real difference
-    far = compare(clausie, naive, resamples=500)
+    far = compare(clausie, naive, bootstrap=500)
     assert far.p_value < 0.01 and far.interval.low > 0
-    assert compare(clausie, minie, resamples=500).to_dict() == close.to_dict()  # seeded
+    assert compare(clausie, minie, bootstrap=500).to_dict() == close.to_dict()  # seeded
     with pytest.raises(InputError, match="signatures differ"):
         compare(clausie, score(upstream_file(REPO, MINIE), facet="C"))
     ci = bootstrap_ci(clausie.units, resamples=200, seed=1)
@@ -129,5 +129,5 @@ def test_units_and_one_significance_module(built, capsys):
     with_ci = score(upstream_file(REPO, MINIE), bootstrap=200, seed=1)
     assert set(with_ci.intervals) == {"precision", "recall", "f1"}
     path = upstream_file(REPO, MINIE)
-    assert main(["compare", "benchie", str(path), str(upstream_file(REPO, NAIVE)), "--resamples", "200", "--json"]) == 0
+    assert main(["compare", "benchie", str(path), str(upstream_file(REPO, NAIVE)), "--bootstrap", "200", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["delta"] == minie["f1"] - naive["f1"]

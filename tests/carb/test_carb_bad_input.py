@@ -89,7 +89,7 @@ def test_evaluate_with_nothing_to_score_is_an_input_error(metric):
         metric.compute(predictions="not a list")
 
 
-@pytest.mark.parametrize("flags", [["--resamples", "0"], ["--resamples", "-3"], ["--resamples", "10000000000"],
+@pytest.mark.parametrize("flags", [["--bootstrap", "0"], ["--bootstrap", "-3"], ["--bootstrap", "10000000000"],
                                    ["--level", "1.5"], ["--level", "0"], ["--seed", "-1"]])
 def test_compare_refuses_option_values_outside_their_declaration(flags, capsys, monkeypatch):
     def no_scoring(*args, **kwargs):
@@ -104,8 +104,8 @@ def test_compare_refuses_option_values_outside_their_declaration(flags, capsys, 
 
 def test_compare_api_refuses_zero_resamples(built):
     a = carb.score([GOOD], allow_partial=True)
-    with pytest.raises(InputError, match="'resamples'"):
-        __import__("triplebench").compare(a, a, resamples=0)
+    with pytest.raises(InputError, match="'bootstrap'"):
+        __import__("triplebench").compare(a, a, bootstrap=0)
 
 
 def test_clausie_line_with_an_empty_confidence_is_refused(tmp_path, capsys):

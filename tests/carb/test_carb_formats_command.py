@@ -50,6 +50,6 @@ def test_an_openie5_file_read_as_openie4_is_refused_and_files_take_their_own_for
     best = max(2 * p * r / (p + r) for p, r in ((float(x) for x in line.split("\t")[:2]) for line in dump) if p + r)
     # CaRB's printed OpenIE-4/5 F1s; OLLIE's optimal F1 on the reference's committed curve
     assert [round(r["scores"]["f1"], 3) for r in rows] == [0.488, 0.467, round(best, 3)]
-    assert main(["compare", "carb", f"{openie4}:openie4", str(ollie), "--resamples", "50", "--json"]) == 0
+    assert main(["compare", "carb", f"{openie4}:openie4", str(ollie), "--bootstrap", "50", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["delta"] > 0 and "format:" not in out["signature"]

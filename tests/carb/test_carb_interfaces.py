@@ -109,7 +109,7 @@ def test_cli_bad_input_exits_2_and_names_the_line(tmp_path, capsys):
 
 def test_cli_compare_same_system_is_not_significant(capsys):
     path = str(upstream_file(*OPENIE5))
-    assert main(["compare", "carb", path, path, "--format", "openie5", "--resamples", "200", "--json"]) == 0
+    assert main(["compare", "carb", path, path, "--format", "openie5", "--bootstrap", "200", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["delta"] == 0.0 and out["p_value"] == 1.0 and out["unit"] == "sentence"
 

@@ -76,7 +76,7 @@ def test_the_same_snippet_works_for_every_benchmark(name: str, built) -> None:
         with pytest.raises(InputError, match="do not split into units"):
             triplebench.compare(a, b)
     else:
-        comparison = triplebench.compare(a, b, resamples=50, seed=1)
+        comparison = triplebench.compare(a, b, bootstrap=50, seed=1)
         # a comparison's signature is the results' without how each input was read (its format)
         assert comparison.delta == 0.0 and comparison.unit == spec.unit
         assert comparison.signature == without(a.signature, PROVENANCE)

@@ -37,7 +37,7 @@ def test_after_warmup_real_scores_compile_nothing(built, tmp_path: Path) -> None
     for args in (["score", "carb", str(carb), "--format", "openie4"],
                  ["score", "carb", str(carb), "--format", "openie4", "--binary", "--matcher", "exactMatch"],
                  ["score", "carb", str(carb), "--format", "openie4", "--bootstrap", "50"],
-                 ["compare", "carb", str(carb), str(carb), "--format", "openie4", "--resamples", "50"],
+                 ["compare", "carb", str(carb), str(carb), "--format", "openie4", "--bootstrap", "50"],
                  ["score", "benchie", str(benchie), "--facet", "C", "--errors"],
                  ["score", "combo", "--gold-as-prediction"]):
         done = _run(args, cache)

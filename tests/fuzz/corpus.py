@@ -359,12 +359,12 @@ class OptionFamily:
 
 
 OPTION_FAMILIES: tuple[OptionFamily, ...] = (
-    OptionFamily("resamples_zero", "refuse", ("--resamples", "0")),
-    OptionFamily("resamples_negative", "refuse", ("--resamples", "-5")),
-    OptionFamily("resamples_huge", "refuse", ("--resamples", "1" + "0" * 30)),
-    OptionFamily("resamples_text", "refuse", ("--resamples", "many")),
-    OptionFamily("resamples_float", "refuse", ("--resamples", "1.5")),
-    OptionFamily("resamples_empty", "refuse", ("--resamples", "")),
+    OptionFamily("bootstrap_zero", "refuse", ("--bootstrap", "0")),
+    OptionFamily("bootstrap_negative", "refuse", ("--bootstrap", "-5")),
+    OptionFamily("bootstrap_huge", "refuse", ("--bootstrap", "1" + "0" * 30)),
+    OptionFamily("bootstrap_text", "refuse", ("--bootstrap", "many")),
+    OptionFamily("bootstrap_float", "refuse", ("--bootstrap", "1.5")),
+    OptionFamily("bootstrap_empty", "refuse", ("--bootstrap", "")),
     OptionFamily("level_zero", "refuse", ("--level", "0")),
     OptionFamily("level_one", "refuse", ("--level", "1")),
     OptionFamily("level_above_one", "refuse", ("--level", "1.5")),
@@ -373,7 +373,7 @@ OPTION_FAMILIES: tuple[OptionFamily, ...] = (
     OptionFamily("level_text", "refuse", ("--level", "high")),
     OptionFamily("seed_negative", "refuse", ("--seed", "-1")),
     OptionFamily("metric_unknown", "refuse", ("--metric", "accuracy")),
-    OptionFamily("resamples_one", "any", ("--resamples", "1")),
+    OptionFamily("bootstrap_one", "any", ("--bootstrap", "1")),
 )
 
 #: per benchmark: the two files compared and their flags

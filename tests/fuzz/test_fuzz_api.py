@@ -105,7 +105,7 @@ def test_every_echoed_value_is_cut_to_a_prefix_and_its_length():
 def test_a_huge_command_line_value_is_echoed_cut(capsys):
     from triplebench.cli.main import main
 
-    for argv in (["compare", "benchie", "a.txt", "b.txt", "--resamples", "x" * 100_000], ["score", "y" * 100_000]):
+    for argv in (["compare", "benchie", "a.txt", "b.txt", "--bootstrap", "x" * 100_000], ["score", "y" * 100_000]):
         with pytest.raises(SystemExit) as exit_:
             main(argv)
         err = capsys.readouterr().err

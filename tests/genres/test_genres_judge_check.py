@@ -42,7 +42,7 @@ def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_pa
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     result = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=300, seed=5,
-                         judge_cache=str(tmp_path / "judge.sqlite"), resamples=500)
+                         judge_cache=str(tmp_path / "judge.sqlite"), bootstrap=500)
     assert len(result.sample) == 300 and len({(i.text, i.triple) for i in result.sample}) == 300
     systems = {i.system for i in result.sample}
     assert len(systems) >= 10  # stratified: every upstream system is in the sample
@@ -67,7 +67,7 @@ def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_pa
     # the same sample again: every verdict from the judge cache, the same numbers
     asked = len(paper_judge.requests)
     again = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=300, seed=5,
-                        judge_cache=str(tmp_path / "judge.sqlite"), resamples=500)
+                        judge_cache=str(tmp_path / "judge.sqlite"), bootstrap=500)
     assert len(paper_judge.requests) == asked and again.to_dict()["scores"] == result.to_dict()["scores"]
 
 
@@ -110,7 +110,7 @@ def test_a_judged_score_carries_the_stored_check_of_its_judge_or_says_there_is_n
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     check = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=60, seed=2,
-                        judge_cache=str(tmp_path / "j.sqlite"), resamples=100)
+                        judge_cache=str(tmp_path / "j.sqlite"), bootstrap=100)
     records = run_records(ArchivedRun.parse("cdr/gpt-4/1"))[:4]
     options = {"dataset": "cdr", "scores": "FS", "judge": "openai", "judge_url": paper_judge.url,
                "judge_cache": str(tmp_path / "j.sqlite")}

@@ -23,7 +23,7 @@ def _section_row(page: str, name: str, which: int = 0) -> list[str]:
 def test_a_copy_of_openie4_added_to_carb_sits_beside_it_with_its_numbers_and_a_zero_difference(built, tmp_path: Path, capsys):
     openie4 = upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
     html = tmp_path / "mine.html"
-    assert main(["report", "carb", "--add", f"mine={openie4}:openie4", "--html", str(html), "--resamples", "50"]) == 0
+    assert main(["report", "carb", "--add", f"mine={openie4}:openie4", "--html", str(html), "--bootstrap", "50"]) == 0
     assert capsys.readouterr().out.strip() == f"wrote {html}"
     page = html.read_text(encoding="utf-8")
     assert "<script" not in page.lower() and not re.search(r"\ssrc=|<link|@import", page)
@@ -37,12 +37,12 @@ def test_a_copy_of_openie4_added_to_carb_sits_beside_it_with_its_numbers_and_a_z
 
 def test_robust_and_benchie_pages_hold_the_added_system_in_every_table(built, tmp_path: Path):
     adelie = upstream_file("THU-KEG/ADELIE", "scripts/tasks/ROBUST/result_tuluv20.json")
-    out = write_page("robust", {"again": (adelie, {})}, tmp_path / "r.html", resamples=30)
+    out = write_page("robust", {"again": (adelie, {})}, tmp_path / "r.html", bootstrap=30)
     page = out.read_text(encoding="utf-8")
     assert _section_row(page, "again")[:8] == _section_row(page, "tuluv20")[:8]
     assert page.count("<svg") == 2 and "Pairwise paired bootstrap over cliques" in page
     minie = upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt")
-    out = write_page("benchie", {"mine": (minie, {"language": "en"})}, tmp_path / "b.html", resamples=30)
+    out = write_page("benchie", {"mine": (minie, {"language": "en"})}, tmp_path / "b.html", bootstrap=30)
     page = out.read_text(encoding="utf-8")
     mine, minie = _section_row(page, "mine"), _section_row(page, "minie")
     assert mine[0] == "en" and mine[1:4] == ["–"] * 3  # no paper values for a new system

@@ -286,6 +286,6 @@ def test_cli_scores_and_compares_with_a_gold_file(tmp_path, capsys):
     assert out["scores"]["carb_f1"] == 1.0 and out["coverage"]["cliques"] == {"placed": 2, "total": 2}
     assert main(["score", "robust", str(good), "--gold", str(gold), "--format", "xml"]) == 2
     assert "fmt" in capsys.readouterr().err
-    assert main(["compare", "robust", str(good), str(good), "--gold", str(gold), "--resamples", "50", "--json"]) == 0
+    assert main(["compare", "robust", str(good), str(good), "--gold", str(gold), "--bootstrap", "50", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["delta"] == 0.0 and out["unit"] == "clique" and out["metric"] == "robust_f1"

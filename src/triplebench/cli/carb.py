@@ -5,7 +5,7 @@ Examples::
     triplebench score carb system_outputs/test/openie4_output.txt --format openie4
     triplebench score carb preds.txt --format allennlp --curve openie6.dat
     triplebench score carb preds.tsv --split dev --matcher simpleMatch --binary
-    triplebench compare carb a.tsv b.tsv --resamples 1000
+    triplebench compare carb a.tsv b.tsv --bootstrap 1000
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""GenRES command-line extras: ``--archived-run SET/MODEL[/SEED]`` reproduces an upstream run.
+"""GenRES command-line extras: ``--archived-run SET/MODEL[/SEED]`` (an option of the scorer) stands
+for the prediction files: it names the upstream run to reproduce.
 
 Examples::
 
@@ -13,21 +14,12 @@ import argparse
 from typing import Any
 
 from ..errors import InputError
-from ..options import Option
-
-EXTRA: tuple[Option, ...] = (
-    Option("archived_run", "str", None, "reproduce an upstream run's FS and GS the reference way and print the "
-           "paper's row beside ours, e.g. cdr/gpt-4/1 (SET/MODEL[/SEED])"),
-)
 
 
 def inputs(args: argparse.Namespace) -> list[tuple[str, Any]] | None:
-    """The archived run as the one prediction under ``--archived-run``; else the files as given."""
+    """``--archived-run`` as the one prediction (``None``: the scorer reads the run); else the files as given."""
     if not args.archived_run:
         return None
     if args.predictions:
         raise InputError(None, None, "give prediction files or --archived-run, not both", field="predictions")
-    from ..scoring.genres import ArchivedRun
-
-    run = ArchivedRun.parse(args.archived_run)
-    return [(run.name, run)]
+    return [(args.archived_run, None)]

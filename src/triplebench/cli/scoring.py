@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import InputError
-from ..options import COMPARE, METRIC, RESAMPLES, Option, add_arguments, from_namespace, validate
+from ..options import COMPARE, METRIC, PAIRED_BOOTSTRAP, Option, add_arguments, from_namespace, validate
 from ..registry import REGISTRY, BenchmarkSpec
 
 
@@ -36,8 +36,6 @@ def _extra_options(benchmark: str) -> tuple[Option, ...]:
 
 def _common_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", metavar="PATH", help="score against this gold file instead of the built dataset")
-    parser.add_argument("--data", metavar="DIR", help="read the built datasets from DIR (a release or a checkout) "
-                        "instead of searching $TRIPLEBENCH_DATA, this checkout, the release cache and the Hub")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (fractions)")
 
 
@@ -61,7 +59,7 @@ def configure_compare(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> N
     parser.add_argument("b", metavar="B[:FORMAT]", nargs="+",
                         help="predictions of system B (several: each compared with A; FILE:FORMAT: its own format)")
     add_arguments(parser, [o for o in scorer.OPTIONS if o.name not in ("bootstrap",)])
-    add_arguments(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), RESAMPLES])
+    add_arguments(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), PAIRED_BOOTSTRAP])
     _common_flags(parser)
 
 
@@ -109,14 +107,6 @@ def _labels(names: list[str]) -> list[str]:
     return short if len(set(short)) == len(short) else names
 
 
-def _data_location(args: argparse.Namespace):
-    from contextlib import nullcontext
-
-    from ..resolver import use_data
-
-    return use_data(args.data) if args.data else nullcontext()
-
-
 def import_numba_without_optional_probes() -> None:
     """Import numba without the probes of scipy and of cffi (~0.28 s of every CLI call).
 
@@ -144,17 +134,6 @@ def import_numba_without_optional_probes() -> None:
 
 def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     """Score every file; print one result or one table."""
-    with _data_location(args):
-        return _run_score(spec, args)
-
-
-def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
-    """Compare A with each B."""
-    with _data_location(args):
-        return _run_compare(spec, args)
-
-
-def _run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     from ..scoring.result import format_many
 
     options = from_namespace(spec.options(), args)
@@ -174,17 +153,18 @@ def _run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
 
 
 def _compare_options(spec: BenchmarkSpec) -> list[Option]:
-    """The scorer's options without ``bootstrap``, then ``metric`` and ``resamples``."""
-    return [o for o in spec.options() if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "resamples")]
+    """The scorer's options with the paired ``bootstrap`` (at least 1) for the scorer's, and ``metric``."""
+    return [o for o in spec.options() if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "bootstrap")]
 
 
-def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+    """Compare A with each B."""
     from ..scoring.significance import compare
 
     declared = _compare_options(spec)
     given = from_namespace(declared, args)
     checked = validate(declared, given, where="compare")  # every option checked before any file is read
-    options = {k: v for k, v in given.items() if k not in ("metric", "resamples")}
+    options = {k: v for k, v in given.items() if k not in ("metric", "bootstrap")}
     scorer = spec.scorer()
     a_path, a_options = file_format(spec, args.a, options)
     a = scorer.score(a_path, gold=args.gold, **a_options)
@@ -192,7 +172,7 @@ def _run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     for given in _expand(args.b):
         path, own = file_format(spec, given, options)
         b = scorer.score(path, gold=args.gold, **own)
-        outputs.append((path, compare(a, b, metric=checked["metric"], resamples=checked["resamples"],
+        outputs.append((path, compare(a, b, metric=checked["metric"], bootstrap=checked["bootstrap"],
                                       seed=checked.get("seed", 0), level=checked.get("level", 0.95))))
     if args.json:
         dicts = [{"a": a_path, "b": path, **c.to_dict()} for path, c in outputs]

@@ -94,6 +94,6 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
         out.groups.setdefault(options.get("language") or options.get("split") or split, []).append(name)
     for names in out.groups.values():
         for a, b in combinations(names, 2):
-            out.comparisons[a, b] = triplebench.compare(out.results[a], out.results[b], resamples=resamples,
+            out.comparisons[a, b] = triplebench.compare(out.results[a], out.results[b], bootstrap=resamples,
                                                         seed=seed, level=level)
     return out

@@ -98,7 +98,7 @@ def _robust(pub: Any, failing: int) -> str:
 
 
 def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out: str | Path, *,
-               resamples: int = 1000, seed: int = 0, level: float = 0.95, split: str = "test", failing: int = 15) -> Path:
+               bootstrap: int = 1000, seed: int = 0, level: float = 0.95, split: str = "test", failing: int = 15) -> Path:
     """Score ``added`` beside the published systems of ``benchmark`` and write the HTML section to ``out``.
 
     Parameters
@@ -110,8 +110,8 @@ def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out
         scorer options it needs (``fmt``; BenchIE ``language``).
     out : path
         The HTML file to write (atomically; its folder must exist).
-    resamples, seed, level : int, int, float
-        The bootstrap of the intervals and the paired tests.
+    bootstrap, seed, level : int, int, float
+        The bootstrap of the intervals and the paired tests (resamples, seed, level).
     split : str
         CaRB's split (the published outputs are on ``test``).
     failing : int
@@ -147,12 +147,12 @@ def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out
             if not options.get("language"):
                 raise InputError.option("language", None, f"the language of {name!r} (en | de | zh): --language")
     target = output_file(out, "HTML report")
-    pub = published(benchmark, split=split, resamples=resamples, seed=seed, level=level, added=added)
+    pub = published(benchmark, split=split, resamples=bootstrap, seed=seed, level=level, added=added)
     title = {"carb": "CaRB", "benchie": "BenchIE", "robust": "ROBUST"}[benchmark]
     body = {"carb": lambda: _carb(pub, split), "benchie": lambda: _benchie(pub, added),
             "robust": lambda: _robust(pub, failing)}[benchmark]()
     intro = (f"{', '.join(added)} beside the published {title} systems, scored by triplebench {__version__} with "
-             f"the same scorer and options; intervals and paired tests from {resamples} bootstrap resamples (seed {seed}).")
+             f"the same scorer and options; intervals and paired tests from {bootstrap} bootstrap resamples (seed {seed}).")
     atomic_write_text(target, page(f"triplebench: {title} with your systems", intro, [(benchmark, title, body)]))
     return target
 
@@ -165,7 +165,7 @@ def main(benchmark: str, argv: list[str]) -> int:
     benchmark : str
         The benchmark.
     argv : list of str
-        ``--add`` (repeatable), ``--html``, ``--language``, ``--resamples``, ``--seed``, ``--level``.
+        ``--add`` (repeatable), ``--html``, ``--language``, ``--bootstrap``, ``--seed``, ``--level``.
 
     Returns
     -------
@@ -179,14 +179,14 @@ def main(benchmark: str, argv: list[str]) -> int:
     parser.add_argument("--html", default=f"triplebench-{benchmark}.html", metavar="PATH",
                         help="the page to write (default %(default)s)")
     parser.add_argument("--language", choices=("en", "de", "zh"), help="BenchIE: the language of the added systems")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default %(default)s)")
     parser.add_argument("--level", type=float, default=0.95, help="interval level (default %(default)s)")
     args = parser.parse_args(argv)
     from ..options import COMPARE, validate
 
     checked = validate([o for o in COMPARE if o.name != "metric"],
-                       {"resamples": args.resamples, "seed": args.seed, "level": args.level}, where="report")
+                       {"bootstrap": args.bootstrap, "seed": args.seed, "level": args.level}, where="report")
     added: dict[str, tuple[Any, dict[str, Any]]] = {}
     for text in args.add:
         name, path, fmt = parse_add(text)
@@ -196,7 +196,7 @@ def main(benchmark: str, argv: list[str]) -> int:
         if args.language:
             options["language"] = args.language
         added[name] = (path, options)
-    written = write_page(benchmark, added, args.html, resamples=checked["resamples"], seed=checked["seed"],
+    written = write_page(benchmark, added, args.html, bootstrap=checked["bootstrap"], seed=checked["seed"],
                          level=checked["level"])
     print(f"wrote {written}")
     return 0

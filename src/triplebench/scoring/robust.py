@@ -50,6 +50,7 @@ from ..formats.robust import clique_sentences
 from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
+from ..resolver import data_context
 from .carb.engine import Encoder, Extractions, GoldSide, check_tier, evaluate, normalize_key
 from .inputs import prediction_input
 from .result import Coverage, Result
@@ -474,7 +475,7 @@ def _finish(sums: np.ndarray) -> np.ndarray:
 
 
 #: scorers kept per process: the built cliques, and the last gold files by name and content
-_SCORERS: dict[tuple[str, ...], RobustScorer] = {}
+_SCORERS: dict[tuple, RobustScorer] = {}
 _KEPT_GOLD_FILES = 4
 
 
@@ -487,7 +488,9 @@ def scorer(gold: Any = None) -> RobustScorer:
     from ..formats.robust import read_unified_text, unified_from_text
 
     if gold is None:
-        key: tuple[str, ...] = ("built",)
+        from ..resolver import context_key
+
+        key: tuple = ("built", context_key())
         if key not in _SCORERS:
             _SCORERS[key] = RobustScorer()
         return _SCORERS[key]
@@ -532,7 +535,8 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
     """
     opts = validate(OPTIONS, options)
     check_tier()
-    result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
+    with data_context(opts):
+        result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 

@@ -257,7 +257,7 @@ def paired_test(a: UnitStatistics, b: UnitStatistics, *, metric: str, observed: 
     return Comparison(metric, float(observed[0]), float(observed[1]), d, interval, p_value, resamples, seed, a.unit, signature)
 
 
-def compare(a: Result, b: Result, *, metric: str | None = None, resamples: int = 1000, seed: int = 0,
+def compare(a: Result, b: Result, *, metric: str | None = None, bootstrap: int = 1000, seed: int = 0,
             level: float = 0.95) -> Comparison:
     """Paired comparison of two results of the same benchmark, gold and options.
 
@@ -267,9 +267,14 @@ def compare(a: Result, b: Result, *, metric: str | None = None, resamples: int =
         Results of :func:`triplebench.score` with equal signatures.
     metric : str, optional
         The score to compare; default: the benchmark's main score (registry).
-    resamples, seed, level : int, int, float
-        The bootstrap (checked by the declarations of :data:`triplebench.options.COMPARE`:
-        ``resamples`` >= 1, ``level`` in [0.5, 0.999]).
+    bootstrap, seed, level : int, int, float
+        The bootstrap's resamples, seed and interval level (checked by the declarations of
+        :data:`triplebench.options.COMPARE`: ``bootstrap`` >= 1, ``level`` in [0.5, 0.999]).
+
+    Returns
+    -------
+    Comparison
+        The difference, its paired bootstrap interval and p-value.
 
     Raises
     ------
@@ -282,9 +287,9 @@ def compare(a: Result, b: Result, *, metric: str | None = None, resamples: int =
     from ..registry import get
     from ..signature import PROVENANCE, diff, without
 
-    opts = validate(COMPARE, {"metric": metric, "resamples": resamples, "seed": seed, "level": level}, where="compare")
-    resamples, seed, level = opts["resamples"], opts["seed"], opts["level"]
-    for name in ("resamples", "seed", "level"):
+    opts = validate(COMPARE, {"metric": metric, "bootstrap": bootstrap, "seed": seed, "level": level}, where="compare")
+    resamples, seed, level = opts["bootstrap"], opts["seed"], opts["level"]
+    for name in ("bootstrap", "seed", "level"):
         if opts[name] is None:
             raise InputError.option(name, None, "a value")
 

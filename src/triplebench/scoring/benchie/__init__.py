@@ -79,6 +79,7 @@ from typing import Any
 from ...errors import InputError
 from ...metric_spec import MetricSpec
 from ...options import COMMON, Option, validate
+from ...resolver import data_context
 from ..significance import with_intervals
 from .analysis import LEGEND, bucket_scores, readable
 from .index import load_index
@@ -161,7 +162,8 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
                          "not published BenchIE-E", field="gold")
     scoring = Scoring(opts["language"], opts["facet"], gold, opts["normalize"], opts["fmt"], opts["allow_partial"],
                       opts["errors"], opts["buckets"])
-    result = scoring.run(predictions)
+    with data_context(opts):
+        result = scoring.run(predictions)
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 

@@ -83,7 +83,8 @@ def _gold_slots_from_rows(sent_ids: list[str], per_sentence: list[int], rows: li
 
 
 @lru_cache(maxsize=16)
-def _gold_slots(language: str, facet: str, gold: Path | None) -> GoldSlots:
+def _gold_slots(language: str, facet: str, gold: Path | None, where: tuple = ()) -> GoldSlots:
+    """The gold's slots (``where``: the data location of a built gold, :func:`~triplebench.resolver.context_key`)."""
     if gold is not None:
         from ...formats.benchie import expand_synset, read_gold
 
@@ -190,7 +191,9 @@ def slot_errors(preds: Predictions, index: GoldIndex, m: Matches, language: str,
     from ...kernels.benchie_errors import slot_errors as kernel
 
     fp_rows = np.flatnonzero((m.sent_idx >= 0) & ~m.is_tp)
-    slots = _gold_slots(language, "default" if facet == "C" else facet, gold)
+    from ...resolver import context_key
+
+    slots = _gold_slots(language, "default" if facet == "C" else facet, gold, context_key() if gold is None else ())
     pos = {s: k for k, s in enumerate(slots.sent_ids)}
     fp_sent = np.array([pos[preds.sent_ids[i]] for i in fp_rows], dtype=np.int64)
     fp_slots = np.array(
@@ -235,9 +238,15 @@ def length_label(n_tokens: int) -> str:
     return "<=20" if n_tokens <= 20 else ("21-30" if n_tokens <= 30 else ">30")
 
 
-@lru_cache(maxsize=4)
 def sentence_lengths(language: str) -> dict[str, int]:
-    """sent_id -> whitespace tokens of the built ``language`` gold."""
+    """sent_id -> whitespace tokens of the built ``language`` gold (once per process and data location)."""
+    from ...resolver import context_key
+
+    return _sentence_lengths(language, context_key())
+
+
+@lru_cache(maxsize=4)
+def _sentence_lengths(language: str, where: tuple) -> dict[str, int]:
     from ...data import load_table
 
     table = load_table("benchie", language, "test")

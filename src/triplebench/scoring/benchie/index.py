@@ -284,7 +284,9 @@ def load_index(language: str, facet: str, gold: str | os.PathLike[str] | None = 
         if facet == "E":
             raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): "
                              "upstream has not published BenchIE-E", field="gold")
-        key: tuple = (language, facet)
+        from ...resolver import context_key
+
+        key: tuple = (language, facet, context_key())
     else:
         gold = resolve_gold(gold)
         stat = gold.stat()

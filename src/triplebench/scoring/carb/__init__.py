@@ -80,6 +80,7 @@ from typing import Any
 from ...errors import InputError
 from ...metric_spec import MetricSpec
 from ...options import COMMON, Option, validate
+from ...resolver import data_context
 from ..result import Result
 from ..significance import with_intervals
 from .engine import PREPOSITIONS, CarbUnits, check_tier, normalize_key
@@ -158,9 +159,10 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     for name in ("split", "matcher", "binary"):
         if opts[name] is None:
             raise InputError.option(name, None, "a value")
-    s = scorer(opts["split"], opts["matcher"], opts["binary"]) if gold is None else \
-        CarbScorer(opts["split"], opts["matcher"], opts["binary"], gold=gold)
-    result = s.score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
+    with data_context(opts):
+        s = scorer(opts["split"], opts["matcher"], opts["binary"]) if gold is None else \
+            CarbScorer(opts["split"], opts["matcher"], opts["binary"], gold=gold)
+        result = s.score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 

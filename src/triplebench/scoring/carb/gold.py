@@ -92,7 +92,6 @@ def tsv_gold(path: str | PathLike[str]) -> GoldData:
     return _from_rows(rows, "custom:" + Path(path).name)
 
 
-@lru_cache(maxsize=1)
 def corpus_keys() -> frozenset[str]:
     """Keys of every sentence of the CaRB source corpus: both splits and every sentence the
     published system outputs were run on (the OIE2016 corpus CaRB was drawn from).
@@ -103,9 +102,14 @@ def corpus_keys() -> frozenset[str]:
     """
     from ...data import parquet_path
 
-    splits = ("dev", "test")
-    sources = [parquet_path(BENCHMARK, config, split) for config in ("gold", "systems") for split in splits]
-    return frozenset(verified_cache("corpus", sources, lambda: sorted(_corpus(splits))))
+    return _corpus_keys_at(tuple(parquet_path(BENCHMARK, config, split) for config in ("gold", "systems")
+                                 for split in ("dev", "test")))
+
+
+@lru_cache(maxsize=4)
+def _corpus_keys_at(sources: tuple[Path, ...]) -> frozenset[str]:
+    """:func:`corpus_keys` of the built files at ``sources`` (once per process and location)."""
+    return frozenset(verified_cache("corpus", list(sources), lambda: sorted(_corpus(("dev", "test")))))
 
 
 def _corpus(splits: tuple[str, ...]) -> set[str]:

@@ -287,12 +287,15 @@ def _duplicates(ext: Extractions) -> int:
     return len(candidates) - len(exact)
 
 
-_SCORERS: dict[tuple[str, str, bool], CarbScorer] = {}
+_SCORERS: dict[tuple, CarbScorer] = {}
 
 
 def scorer(split: str = "test", matcher: str = "binary_linient_tuple_match", binary: bool = False) -> CarbScorer:
-    """A cached scorer of the built gold of ``split`` (gold read and encoded once per process)."""
-    key = (split, matcher, bool(binary))
+    """A cached scorer of the built gold of ``split`` (gold read and encoded once per process and
+    data location: another ``data`` / ``data_version`` reads another gold)."""
+    from ...resolver import context_key
+
+    key = (split, matcher, bool(binary), context_key())
     if key not in _SCORERS:
         _SCORERS[key] = CarbScorer(split, matcher, binary)
     return _SCORERS[key]

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -133,7 +134,6 @@ def _class_sets(g_off: np.ndarray, g_data: np.ndarray) -> tuple[np.ndarray, np.n
     return sig_of, np.asarray(s_off, dtype=np.int64), np.asarray(s_data, dtype=np.int32)
 
 
-@lru_cache(maxsize=8)
 def load_gold(split: str = "validation") -> dict[str, GoldTask]:
     """Every subtask's gold of a built split (the dataset's ``clusters`` config).
 
@@ -142,11 +142,16 @@ def load_gold(split: str = "validation") -> dict[str, GoldTask]:
     TripleBenchError
         When the split is not built or downloaded (the message says how to get it).
     """
-    import pyarrow.parquet as pq
-
     from ...data import require_parquet
 
-    path = require_parquet("combo", "clusters", split)
+    return _gold_at(split, require_parquet("combo", "clusters", split))
+
+
+@lru_cache(maxsize=8)
+def _gold_at(split: str, path: Path) -> dict[str, GoldTask]:
+    """:func:`load_gold` of the parquet file at ``path`` (once per process and location)."""
+    import pyarrow.parquet as pq
+
     return gold_from_rows(pq.ParquetFile(path).read().to_pylist(), f"combo/clusters/{split}")
 
 

@@ -29,7 +29,8 @@ from typing import Any
 from ...errors import InputError
 from ...formats.combo import OVERLAPPING_GOLD, TASKS
 from ...metric_spec import MetricSpec
-from ...options import ALLOW_PARTIAL, Option, validate
+from ...options import ALLOW_PARTIAL, DATA_SOURCE, Option, validate
+from ...resolver import data_context
 from ..result import Coverage, Result
 from .engine import MACRO, MISSING, SubtaskScores, score_task
 from .gold import GoldTask, gold_as_prediction, gold_from_rows, load_gold, read_gold
@@ -52,6 +53,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("macro", "choice", "reference", "macro precision under overlapping gold: the reference's count (can "
            "exceed 1) or the paper's Eq. 4 indicator", choices=MACRO),
     ALLOW_PARTIAL,
+    *DATA_SOURCE,
 )
 
 
@@ -138,7 +140,8 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> ComboResult:
         (unless ``allow_partial``, or ``missing="singletons"`` for the latter).
     """
     opts = validate(OPTIONS, options)
-    gold_source, golds = _gold(gold, opts["split"])
+    with data_context(opts):
+        gold_source, golds = _gold(gold, opts["split"])
     source, by_task = split_by_task(predictions)
     wanted = opts["subtask"] or [t for t in TASKS if t in by_task]
     for task in wanted:

@@ -43,7 +43,7 @@ OPTIONS: tuple[Option, ...] = (
            flags=("--set",)),
     Option("sample", "int", 200, "triples to judge (stratified by upstream system)", minimum=10, maximum=100_000),
     Option("seed", "int", 0, "seed of the sample and of the bootstrap", minimum=0, maximum=2**32 - 1),
-    Option("resamples", "int", 1000, "bootstrap resamples of kappa's interval", minimum=0, maximum=100_000),
+    Option("bootstrap", "int", 1000, "bootstrap resamples of kappa's interval", minimum=0, maximum=100_000),
     LEVEL,
 )
 
@@ -224,7 +224,7 @@ def judge_check(**options: Any) -> JudgeCheck:
     Parameters
     ----------
     **options
-        ``dataset`` (required), ``sample`` (200), ``seed``, ``resamples``, ``level``,
+        ``dataset`` (required), ``sample`` (200), ``seed``, ``bootstrap``, ``level``,
         and the judge options of :func:`~.scorer.score`: ``judge="openai"`` with
         ``judge_url``, ``judge_model``, ... (the default), or ``judge=`` an object
         with ``factualness``/``granularity``.
@@ -274,7 +274,7 @@ def judge_check(**options: Any) -> JudgeCheck:
     ref_fs = np.array([item.supported for item in sample])
     ref_gs = np.array([item.splits >= 2 for item in sample])
     got_fs, got_gs = np.array(fs, bool), np.array([n >= 2 for n in gs])
-    rule = {"resamples": own["resamples"], "level": own["level"], "seed": own["seed"]}
+    rule = {"resamples": own["bootstrap"], "level": own["level"], "seed": own["seed"]}
     scores = {
         "FS": agreement(ref_fs, got_fs, float(ref_fs.mean()), float(got_fs.mean()), **rule),
         "GS": agreement(ref_gs, got_gs, float(np.mean([granularity_of(i.splits) for i in sample])),
@@ -286,7 +286,7 @@ def judge_check(**options: Any) -> JudgeCheck:
     model = getattr(judge, "model", None) if isinstance(judge, OpenAIJudge) else None
     result = JudgeCheck(dataset, getattr(judge, "name", type(judge).__name__), url, model, sample,
                         {"FS": got_fs.astype(int).tolist(), "GS": [int(n) for n in gs]}, scores, own["seed"],
-                        own["level"], own["resamples"], warnings)
+                        own["level"], own["bootstrap"], warnings)
     if url and model:
         store_agreement(result)
     return result

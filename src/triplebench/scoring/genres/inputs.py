@@ -52,17 +52,27 @@ class Predictions:
         return sum(1 for i in self.index if i >= 0)
 
 
-@lru_cache(maxsize=8)
 def set_texts(dataset: str) -> tuple[str, ...]:
-    """The texts of a set, in ``text_id`` order."""
+    """The texts of a set, in ``text_id`` order (read once per process and data location)."""
+    from ...resolver import context_key
+
+    return _set_texts(dataset, context_key())
+
+
+@lru_cache(maxsize=8)
+def _set_texts(dataset: str, where: tuple) -> tuple[str, ...]:
     from ...data import load_table
 
     return tuple(load_table("genres", dataset, "test")["text"].to_pylist())
 
 
 @lru_cache(maxsize=8)
+def _texts_positions(texts: tuple[str, ...]) -> dict[str, int]:
+    return {text: i for i, text in enumerate(texts)}
+
+
 def _positions(dataset: str) -> dict[str, int]:
-    return {text: i for i, text in enumerate(set_texts(dataset))}
+    return _texts_positions(set_texts(dataset))
 
 
 def set_gold(dataset: str) -> tuple[list[list[str]], ...]:

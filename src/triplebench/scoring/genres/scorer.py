@@ -42,6 +42,7 @@ from ...errors import CoverageError, InputError
 from ...formats.genres import SETS
 from ...metric_spec import MetricSpec
 from ...options import COMMON, Option, validate
+from ...resolver import data_context
 from ..result import Coverage, Result
 from .backends import JUDGE_HELP
 from .inputs import Predictions, check_triples, other_set_of, read_predictions, set_gold
@@ -89,6 +90,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("strict", "bool", False, "refuse triples that are not three non-empty strings (default: the "
            "reference's acceptance; wrong-length triples dropped and counted)"),
     Option("insecure_http", "bool", False, "allow plain http to a judge/embedding server that is not on this machine"),
+    Option("archived_run", "str", None, "reproduce an upstream run's FS and GS the reference way and print the "
+           "paper's row beside ours, e.g. cdr/gpt-4/1 (SET/MODEL[/SEED]); no predictions then"),
     *COMMON,
 )
 
@@ -318,10 +321,16 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> GenresResult
     given = {k: options.pop(k) for k in BACKEND_OBJECTS if k in options and not isinstance(options[k], (str, PathLike))
              and options[k] is not None}
     opts = validate(OPTIONS, options)
-    if isinstance(predictions, ArchivedRun):
-        result = _score_archived_run(predictions, opts, given)
-    else:
-        result = _score_predictions(predictions, gold, opts, given)
+    if opts["archived_run"] is not None:
+        if predictions is not None:
+            raise InputError.option("archived_run", opts["archived_run"], "no predictions beside it (it names the "
+                                    "upstream run to reproduce)")
+        predictions = ArchivedRun.parse(opts["archived_run"])
+    with data_context(opts):
+        if isinstance(predictions, ArchivedRun):
+            result = _score_archived_run(predictions, opts, given)
+        else:
+            result = _score_predictions(predictions, gold, opts, given)
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 
