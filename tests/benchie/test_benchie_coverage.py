@@ -179,3 +179,19 @@ def test_a_published_lowercased_output_is_flagged_not_refused(built) -> None:
 def test_chinese_has_no_letter_case_to_flag(built) -> None:
     result = score(upstream_file(REPO, SYS + FILES["zh"]), language="zh")
     assert not any("lowercased output?" in w for w in result.warnings)
+
+
+def test_a_sample_of_sentences_warns_by_default_and_subset_scores_against_their_gold(built):
+    from triplebench.schemas import check_record
+    from triplebench.scoring.benchie import score
+
+    rows = [("1", "He", "served as", "the first Prime Minister of Australia"),
+            ("2", "Graner", "was", "a former U.S. Army reservist")]
+    whole = score(rows, language="en")
+    assert any(w.startswith("298 of 300 gold sentences have no predicted extraction") for w in whole.warnings)
+    sample = score(rows, language="en", subset=True)
+    assert "|subset:yes|" in sample.signature and sample.coverage["gold_sentences"].total == 2
+    assert sample.counts["split_gold_sentences"] == 300 and sample.counts["tp"] == whole.counts["tp"]
+    assert sample.counts["fn"] < whole.counts["fn"] and sample.scores["recall"] > whole.scores["recall"]
+    assert sample.details["sentences"]["sent_id"] == ["1", "2"]
+    check_record("results/benchie", sample.to_dict(), "<result>", None)

@@ -85,8 +85,13 @@ def test_sentences_of_the_split_without_gold_extractions_are_placed(built):
     records = [{"sentence": s, "confidence": 0.5, "predicate": "is", "arguments": ["x", "y"]} for s in no_gold]
     records.append({"sentence": min(with_gold), "confidence": 0.9, "predicate": "is", "arguments": ["x"]})
     result = carb.score(records)
-    assert result.coverage["predicted_sentences"].complete and not result.warnings
-    assert result.counts["unknown_sentences"] == len(no_gold)  # scored as the reference does: thresholds only
+    assert result.coverage["predicted_sentences"].complete
+    gold = result.coverage["gold_sentences"]
+    assert result.warnings == [f"{gold.total - 1} of {gold.total} gold sentences of the test split have no predicted "
+                               "extraction: they count as misses (recall), as in the reference; to validate on a "
+                               "sample of sentences, pass subset=True / --subset"]
+    # placed in the split, scored as the reference does (thresholds only): not "unknown"
+    assert result.counts["sentences_without_gold"] == len(no_gold)
 
 
 def test_nfd_predictions_against_nfc_gold_name_the_normalisation(tmp_path):
@@ -98,3 +103,25 @@ def test_nfd_predictions_against_nfc_gold_name_the_normalisation(tmp_path):
     records = [{"sentence": nfd, "confidence": 0.5, "predicate": "opens", "arguments": ["The café"]}]
     with pytest.raises(CoverageError, match="Unicode normalisation"):
         carb.score(records, gold=gold)
+
+
+def test_a_sample_of_dev_sentences_warns_by_default_and_subset_scores_against_their_gold(built):
+    """The issue's case: gold-as-prediction on 100 of the dev sentences gave recall 0.150 with no warning."""
+    data = built_gold("dev")
+    sample = sorted(set(data.extractions.sentence))[:100]
+    records = [{"sentence": s, "confidence": 1.0, "predicate": p, "arguments": a}
+               for s, p, a in zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments)
+               if s in sample]
+    split = carb.score(records, split="dev")
+    assert split.coverage["gold_sentences"].placed == 100 and split.scores["recall"] < 0.2
+    assert any("gold sentences of the dev split have no predicted extraction" in w and "--subset" in w
+               for w in split.warnings)
+    sampled = carb.score(records, split="dev", subset=True)
+    assert "|subset:yes|" in sampled.signature and "subset" not in split.signature
+    assert sampled.coverage["gold_sentences"].total == 100 and sampled.counts["split_gold_sentences"] == len(
+        {s for s in data.sentences if s in set(data.extractions.sentence)})
+    # the gold of the sampled sentences, predicted exactly: what the whole split's gold gives itself
+    whole = carb.score([{"sentence": s, "confidence": 1.0, "predicate": p, "arguments": a} for s, p, a in
+                        zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments)],
+                       split="dev")
+    assert sampled.scores["recall"] > 0.9 and abs(sampled.scores["precision"] - whole.scores["precision"]) < 0.05

@@ -119,7 +119,8 @@ def test_unknown_sentences_are_an_error_unless_allowed_then_add_thresholds(tmp_p
         carb.score(records, gold=path)
     assert "'Other .'" in str(err.value) and "allow-partial" in str(err.value)
     res = carb.score(records, gold=path, allow_partial=True)
-    assert res.counts["unknown_sentences"] == 1 and res.counts["unknown_extractions"] == 1
+    assert res.counts["outside_split_sentences"] == 1 and res.counts["extractions_without_gold"] == 1
+    assert res.counts["sentences_without_gold"] == 0
     assert res.details["curve"]["confidence"] == [0.1, 0.9] and res.warnings
     assert "|partial:yes|" in res.signature and res.coverage["predicted_sentences"].placed == 1
 

@@ -110,8 +110,10 @@ OPTIONS: tuple[Option, ...] = (
                     "entity": "E"}),
     Option("normalize", "choice", None, "Unicode-normalise predictions first [default: none, as upstream]",
            choices=("NFC", "NFKC", "NFD", "NFKD")),
-    Option("fmt", "choice", None, "prediction file format [default: jsonl for .jsonl/.json, else benchie TSV]; "
-           "CaRB formats are keyed by sentence (EN)", choices=FORMATS, flags=("--format",)),
+    Option("fmt", "choice", None, "prediction file format [default: jsonl for .jsonl/.json, a CaRB format the file's "
+           "lines name, else benchie TSV]; CaRB formats are keyed by sentence (EN)", choices=FORMATS, flags=("--format",)),
+    Option("subset", "bool", False, "score against the gold of the predicted sentences only (validation on a sample "
+           "of sentences); marked in the signature"),
     Option("errors", "bool", False, "add the slot-error analysis of the false positives (paper section 5.1)"),
     Option("buckets", "str", None, "add P/R/F1 per sentence bucket: 'length' (<=20, 21-30, >30 tokens) or a file "
            "sent_id<TAB>label (or a .json object)"),
@@ -161,7 +163,7 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
         raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): upstream has "
                          "not published BenchIE-E", field="gold")
     scoring = Scoring(opts["language"], opts["facet"], gold, opts["normalize"], opts["fmt"], opts["allow_partial"],
-                      opts["errors"], opts["buckets"])
+                      opts["errors"], opts["buckets"], opts["subset"])
     with data_context(opts):
         result = scoring.run(predictions)
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])

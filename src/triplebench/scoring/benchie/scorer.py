@@ -152,6 +152,7 @@ class Scoring:
     allow_partial: bool
     errors: bool = False
     buckets: str | None = None
+    subset: bool = False
 
     def signature(self, index: GoldIndex, fmt: str = "records") -> str:
         """The result's signature (``fmt``: the input's format)."""
@@ -162,6 +163,8 @@ class Scoring:
             "gold": index.gold if self.gold is None else f"{index.gold}@{index.digest[:12]}",
             "norm": self.normalize or "none", "format": fmt,
         }
+        if self.subset:
+            fields["subset"] = True
         if self.allow_partial:
             fields["partial"] = True
         return make_signature(BENCHMARK, **fields)
@@ -192,7 +195,10 @@ class Scoring:
         self._check(preds, index, m, warnings)
         ss, sr, so = stripped
         n = len(preds)
-        tp, fp, fn = int(m.tp.sum()), int(m.fp.sum()), int(m.fn.sum())
+        predicted_gold = np.zeros(len(index.sent_ids), dtype=bool)
+        predicted_gold[m.sent_idx[known]] = True
+        keep = predicted_gold if self.subset else np.ones(len(index.sent_ids), dtype=bool)
+        tp, fp, fn = int(m.tp[keep].sum()), int(m.fp[keep].sum()), int(m.fn[keep].sum())
         precision, recall, f1 = prf(tp, fp, fn)
         not_nfc, has_han = _script_counts(original, n)
         counts = {
@@ -213,17 +219,27 @@ class Scoring:
         else:
             given = set(preds.sent_ids)
             predicted = Coverage(sum(1 for s in given if s in index.sent_pos), len(given))
+        n_gold, n_predicted = len(index.sent_ids), int(predicted_gold.sum())
         coverage = {
             "predicted_sentences": predicted,
-            "gold_sentences": Coverage(len(np.unique(m.sent_idx[known])), len(index.sent_ids)),
+            "gold_sentences": Coverage(n_predicted, n_predicted if self.subset else n_gold),
         }
-        details = {"sentences": {"sent_id": list(index.sent_ids), "tp": m.tp.tolist(), "fp": m.fp.tolist(),
-                                 "fn": m.fn.tolist()}}
-        stats = np.stack([m.tp, m.fp, m.fn], axis=1)
+        if self.subset:
+            counts["split_gold_sentences"] = n_gold
+            warnings.append(f"scored against the gold of the {n_predicted} predicted sentences only, of {n_gold} "
+                            "(subset): not comparable with a score on the whole gold")
+        elif n_predicted < n_gold:
+            warnings.append(f"{n_gold - n_predicted} of {n_gold} gold sentences have no predicted extraction: their "
+                            "fact synsets count as misses (recall), as in the reference; to validate on a sample of "
+                            "sentences, pass subset=True / --subset")
+        ids = [s for s, k in zip(index.sent_ids, keep) if k]
+        details = {"sentences": {"sent_id": ids, "tp": m.tp[keep].tolist(), "fp": m.fp[keep].tolist(),
+                                 "fn": m.fn[keep].tolist()}}
+        stats = np.stack([m.tp[keep], m.fp[keep], m.fn[keep]], axis=1)
         result = BenchieResult(
             BENCHMARK, self.signature(index, preds.format), {"precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings, details=details,
-            units=SummedUnits("sentence", index.sent_ids, stats, METRICS, _finish),
+            units=SummedUnits("sentence", ids, stats, METRICS, _finish),
         )
         if self.errors:
             from .analysis import slot_errors

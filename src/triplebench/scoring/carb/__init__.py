@@ -110,8 +110,10 @@ OPTIONS: tuple[Option, ...] = (
                     "strictMatch": "tuple_match", "binaryMatch": "binary_tuple_match", "lexicalMatch": "lexicalMatch",
                     "exactMatch": "argMatch"}),
     Option("binary", "bool", False, "binarise gold and predictions first (reference --binary)"),
-    Option("fmt", "choice", None, "prediction file format [default: jsonl for .jsonl/.json, else tabbed]",
-           choices=FORMATS, flags=("--format",)),
+    Option("fmt", "choice", None, "prediction file format [default: jsonl for .jsonl/.json, else what the file's "
+           "lines say; `triplebench formats`]", choices=FORMATS, flags=("--format",)),
+    Option("subset", "bool", False, "score against the gold of the predicted sentences only (validation on a sample "
+           "of sentences); marked in the signature"),
     *COMMON,
 )
 
@@ -162,7 +164,7 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     with data_context(opts):
         s = scorer(opts["split"], opts["matcher"], opts["binary"]) if gold is None else \
             CarbScorer(opts["split"], opts["matcher"], opts["binary"], gold=gold)
-        result = s.score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
+        result = s.score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"], subset=opts["subset"])
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 

@@ -108,40 +108,57 @@ class CarbScorer:
         A key of :data:`MATCHERS`.
     binary : bool
         The reference ``--binary``.
-    gold : path, optional
-        A gold TSV instead of the built split.
+    gold : path or GoldData, optional
+        A gold TSV instead of the built split (or an already read gold: :meth:`subset`).
     """
 
     def __init__(self, split: str = "test", matcher: str = "binary_linient_tuple_match", binary: bool = False,
-                 gold: str | PathLike[str] | None = None) -> None:
+                 gold: str | PathLike[str] | GoldData | None = None) -> None:
         self.split, self.matcher, self.binary = split, matcher, bool(binary)
-        self.gold = built_gold(split) if gold is None else tsv_gold(gold)
+        self.gold = built_gold(split) if gold is None else gold if isinstance(gold, GoldData) else tsv_gold(gold)
         self.encoder = Encoder(MATCHERS[matcher])
         self.side, self.gold_collisions = _gold_side(self.gold, self.encoder, self.binary) if gold is not None \
             else _built_gold_side(split, self.encoder, self.binary)
         self.gold_index = {key: s for s, key in enumerate(self.side.keys)}
         self.split_keys = frozenset(normalize_key(s) for s in self.gold.sentences)
 
-    def signature(self, partial: bool, fmt: str = "records") -> str:
+    def signature(self, partial: bool, fmt: str = "records", subset: bool = False) -> str:
         """The signature of results of this scorer (``partial``: the opt-in was given; ``fmt``: the
-        input's format, which decides what the reader made of the file)."""
+        input's format, which decides what the reader made of the file; ``subset``: scored against
+        the predicted sentences' gold only)."""
         from ...signature import make_signature
 
         fields: dict[str, object] = {"split": self.split}
         if self.gold.source != "dataset":
             fields["gold"] = self.gold.source
         fields.update(matcher=self.matcher, binary=self.binary, format=fmt)
+        if subset:
+            fields["subset"] = True
         if partial:
             fields["partial"] = True
         return make_signature(BENCHMARK, **fields)
 
-    def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> CarbResult:
+    def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False,
+              subset: bool = False) -> CarbResult:
         """Score ``predictions`` (see :func:`triplebench.scoring.carb.score`)."""
         with paused_gc():
-            return self._score(predictions, fmt, allow_partial)
+            loaded = load(predictions, fmt)
+            if subset:
+                return self.subset(loaded)._score(loaded, allow_partial, len(self.side.keys))
+            return self._score(loaded, allow_partial)
 
-    def _score(self, predictions: Any, fmt: str | None, allow_partial: bool) -> CarbResult:
-        loaded = load(predictions, fmt)
+    def subset(self, loaded: Loaded) -> CarbScorer:
+        """A scorer of the gold of the sentences ``loaded`` predicts (validation on a sample of sentences)."""
+        ext = loaded.extractions
+        keys = frozenset(map(normalize_key, dict.fromkeys(ext.sentence)))
+        gold = self.gold.extractions
+        take = [i for i, s in enumerate(gold.sentence) if normalize_key(s) in keys]
+        sub = GoldData(Extractions([gold.sentence[i] for i in take], [gold.predicate[i] for i in take],
+                                   [gold.arguments[i] for i in take], gold.confidence[take]),
+                       [s for s in self.gold.sentences if normalize_key(s) in keys], self.gold.source)
+        return CarbScorer(self.split, self.matcher, self.binary, gold=sub)
+
+    def _score(self, loaded: Loaded, allow_partial: bool, subset_of: int | None = None) -> CarbResult:
         ext = loaded.extractions.binarized() if self.binary else loaded.extractions
         grouping = Grouping.of(ext.sentence)
         outside = list(filterfalse(self.split_keys.__contains__, compress(grouping.keys, grouping.kept.tolist())))
@@ -152,7 +169,7 @@ class CarbScorer:
         pred_gold = raw_gold[grouping.raw_id]
         pred_problem = np.where(grouping.kept[grouping.raw_id], 0, -1)
         evaluation = evaluate(self.encoder, self.side, ext, pred_gold, pred_problem, 1)
-        return self._result(loaded, ext, grouping, evaluation, pred_gold, outside, warnings, allow_partial)
+        return self._result(loaded, ext, grouping, evaluation, pred_gold, outside, warnings, allow_partial, subset_of)
 
     def _check_coverage(self, loaded: Loaded, grouping: Grouping, outside: list[str], allow_partial: bool) -> list[str]:
         """The honest-numbers check (module docstring); returns the warnings to attach."""
@@ -197,7 +214,8 @@ class CarbScorer:
                 "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
 
     def _result(self, loaded: Loaded, ext: Extractions, grouping: Grouping, evaluation: Evaluation,
-                pred_gold: np.ndarray, outside: list[str], warnings: list[str], allow_partial: bool) -> CarbResult:
+                pred_gold: np.ndarray, outside: list[str], warnings: list[str], allow_partial: bool,
+                subset_of: int | None) -> CarbResult:
         auc, precision, recall, f1 = evaluation.summary(0)
         kept = grouping.kept
         predicted_sentences = int(kept.sum())
@@ -210,8 +228,10 @@ class CarbScorer:
             "predicted_sentences": predicted_sentences,
             "predicted_extractions": predicted_extractions,
             "matched_sentences": gold_with_predictions,
-            "unknown_sentences": predicted_sentences - gold_with_predictions,
-            "unknown_extractions": predicted_extractions - matched_extractions,
+            # predicted sentences of the split that have no gold extraction (the reference counts their
+            # extractions as false positives), not sentences outside the split
+            "sentences_without_gold": predicted_sentences - len(outside) - gold_with_predictions,
+            "extractions_without_gold": predicted_extractions - matched_extractions,
             "outside_split_sentences": len(outside),
             "gold_key_collisions": self.gold_collisions,
             "key_collisions": grouping.collisions,
@@ -229,8 +249,17 @@ class CarbScorer:
             "predicted_sentences": Coverage(predicted_sentences - len(outside), predicted_sentences),
             "gold_sentences": Coverage(gold_with_predictions, len(self.side.keys)),
         }
+        missing = len(self.side.keys) - gold_with_predictions
+        if subset_of is not None:
+            counts["split_gold_sentences"] = subset_of
+            warnings.append(f"scored against the gold of the {len(self.side.keys)} predicted sentences only, of "
+                            f"{subset_of} in the {self.split} split (subset): not comparable with a score on the split")
+        elif missing:
+            warnings.append(f"{missing} of {len(self.side.keys)} gold sentences of the {self.split} split have no "
+                            "predicted extraction: they count as misses (recall), as in the reference; to validate on a "
+                            "sample of sentences, pass subset=True / --subset")
         result = CarbResult(
-            BENCHMARK, self.signature(allow_partial, loaded.format),
+            BENCHMARK, self.signature(allow_partial, loaded.format, subset_of is not None),
             {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings,
             details={"curve": evaluation.curve(0)},
