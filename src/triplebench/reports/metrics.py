@@ -9,12 +9,14 @@ benchmark  row                                     columns
 =========  ======================================  ======================================
 carb       published system (test split)           auc, P, R, F1
 benchie    published system (default facet)        P, R, F1
+robust     published system                        auc, P, R, F1 (ROBUST: worst sentence per clique)
 combo      baseline / subtask (validation)         macro, micro, pair, avg
 genres     set / model (the paper's 84 runs)       tri, tok, TS, US, FS, GS, CS
 =========  ======================================  ======================================
 
-Scores are fractions at the paper's printed precision (3 decimals; GenRES keeps the
-paper's percent scale and 1 decimal, ``tri``/``tok`` are counts per text).
+Every score is a fraction with 3 decimals, so one ``dvc metrics show`` table never mixes
+scales (GenRES's and ComBO's papers print percent; the HTML report and the CLI's text
+keep each paper's style); ``tri``/``tok`` are counts per text (1 decimal).
 """
 
 from __future__ import annotations
@@ -59,12 +61,14 @@ def combo_rows(*reports: Mapping[str, Any]) -> dict[str, dict[str, float | None]
 
 
 def genres_rows(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
-    """``reports/genres.json`` -> "set/model" -> ours {tri, tok, TS, US, FS, GS, CS} (paper scale)."""
+    """``reports/genres.json`` -> "set/model" -> ours {tri, tok (counts), TS, US, FS, GS, CS (fractions)}."""
     rows: dict[str, dict[str, float | None]] = {}
     for row in report["rows"]:
         ours = row.get("ours") or {}
         rows[f"{row['set']}/{row['model']}"] = {
-            column: None if ours.get(column) is None else round(float(ours[column]), 1) for column in GENRES_COLUMNS
+            column: None if ours.get(column) is None else
+            round(float(ours[column]), 1) if column in ("tri", "tok") else round(float(ours[column]) / 100, 3)
+            for column in GENRES_COLUMNS
         }
     return rows
 
