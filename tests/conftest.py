@@ -61,3 +61,27 @@ def frequent_thread_switches():
     sys.setswitchinterval(1e-5)
     yield
     sys.setswitchinterval(interval)
+
+
+# -- shared expensive work (computed once per session; tests only read it) ------------------------
+
+
+@pytest.fixture(scope="session")
+def genres_paper_runs(built):
+    """``score(ArchivedRun(set, model, seed))`` of every GenRES paper row, computed once per session.
+
+    Keyed ``(set, model, seed)``: seed 1 for all 6 x 14 rows, and seed 44 too for NYT10m
+    LLaMA-2-7B (the only output file of that run). ``details["archived"]`` of each result is
+    ``archived_run(set, model, seed)``'s own dict. #tok tokenises every archived output,
+    the suite's most expensive setup: test_genres_reproduce.py and test_genres_cli_evaluate.py
+    share it. Treat the results as read-only (copy before changing).
+    """
+    from triplebench.formats.genres import PAPER_MODELS, SETS
+    from triplebench.scoring.genres import ArchivedRun, score
+
+    out = {}
+    for set_name in SETS:
+        for model in PAPER_MODELS:
+            for seed in (1, 44) if (set_name, model) == ("nyt10m", "llama-2-7b") else (1,):
+                out[set_name, model, seed] = score(ArchivedRun(set_name, model, seed))
+    return out

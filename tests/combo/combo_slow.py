@@ -81,3 +81,31 @@ def jaccard(gold: dict[str, set], pred: dict[str, set]) -> tuple[float, float]:
         return 0.0, 0.0
     mat = np.array([[len(a & b) / len(a | b) for b in p] for a in g])
     return float(mat.max(1).mean()), float(mat.max(0).mean())
+
+
+def reference_metrics(gold: dict[str, set], pred: dict[str, set]) -> dict[str, float]:
+    """The dict the reference's ``get_metrics`` returns: every P/R/F1 rounded to 4 places, and
+    ``n_gold`` / ``n_pred`` = the number of gold / predicted clusters (``len(E_clust2ent)``,
+    ``len(C_clust2ele)`` in src_dataset/metric.py)."""
+    out: dict[str, float] = {k: round(v, 4) for k, v in classic(gold, pred).items()}
+    out["n_gold"] = len(invert(gold))
+    out["n_pred"] = len(invert(pred))
+    return out
+
+
+# where each subtask's gold cluster(s) of a triple are in the upstream record, and the mention
+# key suffix (the reference's get_id2cluster: "<tri_id>h", "<tri_id>t", "<tri_id>r", "<tri_id>hi", "<tri_id>ti")
+UPSTREAM_GOLD = {
+    "npc_e_subj": ("h", lambda r: {r["h"]["id"]}),
+    "npc_e_obj": ("t", lambda r: {r["t"]["id"]}),
+    "rpc": ("r", lambda r: {r["r"]["label"]}),
+    "npc_o_subj": ("hi", lambda r: set(r["h"]["instance"])),
+    "npc_o_obj": ("ti", lambda r: set(r["t"]["instance"])),
+}
+
+
+def upstream_gold(rows: list[dict], task: str) -> dict[str, set]:
+    """mention -> gold cluster set of one subtask, straight from the upstream JSON rows (last row of a tri_id wins)."""
+    suffix, clusters = UPSTREAM_GOLD[task]
+    last = {r["tri_id"]: r for r in rows}
+    return {f"{tri_id}{suffix}": clusters(r) for tri_id, r in last.items()}
