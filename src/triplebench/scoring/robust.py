@@ -52,6 +52,7 @@ from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
 from ..resolver import data_context
 from .carb.engine import Encoder, Extractions, GoldSide, check_tier, evaluate, normalize_key
+from .carb.predictions import paused_gc
 from .inputs import prediction_input
 from .result import Coverage, Result
 from .significance import SummedUnits, with_intervals
@@ -393,6 +394,10 @@ class RobustScorer:
 
     def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False) -> Result:
         """Score ``predictions`` (see :func:`score`)."""
+        with paused_gc():  # ~50k small objects from the JSON: collections over the caller's heap otherwise dominate
+            return self._score(predictions, fmt, allow_partial)
+
+    def _score(self, predictions: Any, fmt: str | None, allow_partial: bool) -> Result:
         source, kind, data, name = _read(predictions, fmt)
         placed = self._predicted(source, kind, data, allow_partial, name)
         ext, problem, given = placed.extractions, placed.problem, placed.given
