@@ -376,10 +376,11 @@ OPTION_FAMILIES: tuple[OptionFamily, ...] = (
     OptionFamily("bootstrap_one", "any", ("--bootstrap", "1")),
 )
 
-#: per benchmark: the two files compared and their flags
-COMPARE_BASELINES: dict[str, tuple[Callable[[], tuple[Path, Path]], tuple[str, ...]]] = {
-    "carb": (lambda: (upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt"),
-                      upstream_file("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")), ("--fmt", "openie4")),
+#: per benchmark: the two files compared (a path, or FILE:FORMAT) and their flags
+COMPARE_BASELINES: dict[str, tuple[Callable[[], tuple[Path | str, Path | str]], tuple[str, ...]]] = {
+    # one format per file (FILE:FORMAT): OpenIE-5 read as OpenIE-4 is refused, never compared
+    "carb": (lambda: (f'{upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")}:openie4',
+                      f'{upstream_file("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")}:openie5'), ()),
     "benchie": (lambda: (upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt"),
                          upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/clausie_explicit.txt")),
                 ()),
