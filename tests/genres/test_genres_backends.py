@@ -256,3 +256,24 @@ def test_cli_with_the_openai_judge_end_to_end(built, server, tmp_path, capsys):
     assert any("a good text" in p and '["a", "r", "b"]' in p for p in prompts)  # the paper's template, filled like the reference
     before = len(server.requests)
     assert main(args) == 0 and len(server.requests) == before  # rerun: all from the cache
+
+
+def test_minilm_vectors_are_kept_per_set_in_the_user_cache_other_embedders_only_when_asked(tmp_path, monkeypatch):
+    from triplebench.options import validate
+    from triplebench.scoring.genres import backends
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user"))
+    minilm = backends.embedder(validate(scorer.OPTIONS, {"dataset": "cdr"}))
+    assert minilm.cache_path == tmp_path / "user" / "genres-embeddings-minilm-cdr.npz" and minilm.best_effort
+    assert minilm.key.startswith("minilm|sentence-transformers/all-MiniLM-L6-v2|numpy-")
+    remote = {"dataset": "cdr", "embedder": "openai", "embed_url": "http://127.0.0.1:9/v1"}
+    assert backends.embedder(validate(scorer.OPTIONS, remote)).cache_path is None
+    chosen = backends.embedder(validate(scorer.OPTIONS, {**remote, "embedding_cache": str(tmp_path / "paid.npz")}))
+    assert chosen.cache_path == tmp_path / "paid.npz" and not chosen.best_effort
+    blocked = tmp_path / "a file"
+    blocked.write_text("the cache directory cannot be made under a file, not even by root")
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(blocked / "cache"))
+    emb = backends.embedder(validate(scorer.OPTIONS, {"dataset": "cdr"}))
+    emb.backend = type("Fixed", (), {"name": "minilm", "embed": lambda self, texts: np.eye(len(texts), 4, dtype=np.float32)})()
+    assert emb.embed_unique(["a", "b"]).tolist() == [0, 1]  # the file could not be written: no cache, no error
+    assert not emb.cache_path.exists()

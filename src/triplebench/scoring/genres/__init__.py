@@ -5,7 +5,8 @@ Data flow: :mod:`.inputs` (any input -> checked triples placed in a set) feeds
 (:mod:`.judges` for FS/GS, :mod:`.embedders` with :mod:`triplebench.kernels.genres`
 for US/CS, :mod:`.topics` for TS) and returns one :class:`~.scorer.GenresResult`.
 :mod:`.reproduce` recomputes the archived upstream runs the reference way.
-Heavy dependencies (torch, sentence-transformers) load only with a backend that needs them.
+Heavy dependencies load only with a backend that needs them; the offline MiniLM embedder is numpy
+and numba (:mod:`.minilm`), no torch.
 """
 
 from .agreement import JudgeCheck, judge_check

