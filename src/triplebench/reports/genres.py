@@ -287,7 +287,8 @@ def card_tables(report: dict[str, Any]) -> str:
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in report["rows"]:
-        cells = [f"{run[side][col]:.1f}" for col in ("TS", "US", "CS", "GS") for side in ("paper", "ours")]
+        cells = ["n/a" if run[side].get(col) is None else f"{run[side][col]:.1f}"
+                 for col in ("TS", "US", "CS", "GS") for side in ("paper", "ours")]
         lines.append(f"| {run['set']} | {run['model']} | " + " | ".join(cells) + " |")
     lines.append("</details>")
     return "\n".join(lines)

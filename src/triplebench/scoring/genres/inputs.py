@@ -76,7 +76,14 @@ def _positions(dataset: str) -> dict[str, int]:
 
 
 def set_gold(dataset: str) -> tuple[list[list[str]], ...]:
-    """The gold triples of every text of a set, in ``text_id`` order."""
+    """The gold triples of every text of a set, in ``text_id`` order (read once per process and data location)."""
+    from ...resolver import context_key
+
+    return _set_gold(dataset, context_key())
+
+
+@lru_cache(maxsize=8)
+def _set_gold(dataset: str, where: tuple) -> tuple[list[list[str]], ...]:
     from ...data import load_table
 
     rows = load_table("genres", dataset, "test").column("triples").to_pylist()
