@@ -139,3 +139,17 @@ def test_a_sentence_outside_robust_is_refused_with_the_closest_robust_sentence(b
     assert "closest to the ROBUST sentence 'On April 13 , 1987 , the Iowa Terminal Railroad was sold" in str(caught.value)
     result = robust.score(path, fmt="tabbed", allow_partial=True)
     assert "partial:yes" in result.signature and result.counts["sentences_outside"] == 1
+
+
+def test_an_unknown_original_in_unified_json_names_the_closest_gold_original(built, tmp_path):
+    from triplebench.formats.robust import read_llm4ie
+
+    pinned = read_llm4ie(upstream_file(LLM4IE, "dataset/robust_sent.json"), upstream_file(LLM4IE, "dataset/carb.json"))
+    unified = _unified(pinned[:1] + pinned[1:])
+    lowered = [{**unified[0], "ori_sent": unified[0]["ori_sent"].lower()}, *unified[1:]]
+    with pytest.raises(InputError, match="only in letter case") as caught:
+        robust.score(lowered)
+    assert caught.value.field == "ori_sent" and caught.value.line == 1
+    rewritten = [{**unified[0], "ori_sent": "On April 13 , 1987 , the Iowa railroad company was bought ."}, *unified[1:]]
+    with pytest.raises(InputError, match="the closest gold original is 'On April 13 , 1987 , the Iowa Terminal Railroad"):
+        robust.score(rewritten)

@@ -26,6 +26,7 @@ Errors name the file, the 1-based clique or sentence number and the field.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from os import PathLike
 from typing import Any
 
@@ -221,7 +222,8 @@ def clique_sentences(clique: dict) -> dict[str, list]:
     return sample
 
 
-def place_unified(predicted: list[dict], gold: list[dict], source: str) -> list[tuple[int, int, str, list]]:
+def place_unified(predicted: list[dict], gold: list[dict], source: str,
+                  hint: Callable[[str], str] | None = None) -> list[tuple[int, int, str, list]]:
     """Where each sentence of predicted cliques sits in the gold, as the reference looks it up.
 
     Parameters
@@ -232,6 +234,8 @@ def place_unified(predicted: list[dict], gold: list[dict], source: str) -> list[
         Canonical gold cliques.
     source : str
         The predictions' name, for messages.
+    hint : callable, optional
+        ``text -> str``: what an unknown original sentence looks like (the closest gold one), for the message.
 
     Returns
     -------
@@ -252,7 +256,8 @@ def place_unified(predicted: list[dict], gold: list[dict], source: str) -> list[
         original = clique["original"]["sentence"]
         i = by_original.get(original)
         if i is None:
-            raise InputError(source, number, f"original sentence not in the gold: {original[:80]!r}", field="ori_sent")
+            more = f"; {hint(original)}" if hint else ""
+            raise InputError(source, number, f"original sentence not in the gold: {original[:80]!r}{more}", field="ori_sent")
         if i not in positions:
             positions[i] = {text: k for k, text in enumerate(clique_sentences(gold[i]))}
         for text, extractions in clique_sentences(clique).items():

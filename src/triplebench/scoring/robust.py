@@ -250,6 +250,16 @@ class RobustScorer:
             found[key] = -1 if key in found and found[key] != problem else problem
         return found
 
+    def _closest_original(self, text: str) -> str:
+        """What an unknown original sentence looks like: a gold original but for letter case, or the closest one."""
+        from .carb.scorer import _closest
+
+        originals = [c["original"]["sentence"] for c in self.gold]
+        lowered = {o.lower(): o for o in originals}
+        if text.lower() in lowered:
+            return f"it differs from the gold original {lowered[text.lower()][:80]!r} only in letter case (lowercased?)"
+        return f"the closest gold original is {_closest(text, originals)[:80]!r}"
+
     def _clique_of(self, problem: int) -> int:
         return int(np.searchsorted(self.first, problem, side="right") - 1)
 
@@ -311,7 +321,7 @@ class RobustScorer:
 
         outside = 0
         if kind == "unified":  # the reference: a clique's sentences are the ones it lists
-            for i, k, sent, exts in place_unified(data, self.gold, source):
+            for i, k, sent, exts in place_unified(data, self.gold, source, self._closest_original):
                 p = int(self.first[i] + k)
                 given[p] = True
                 for extraction in exts:
