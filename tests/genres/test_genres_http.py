@@ -15,9 +15,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from triplebench.scoring.genres.http import EndpointError, post_json
+from triplebench.scoring.genres.http import EndpointError, JsonClient
 
 KEY = "sk-test-secret-0123456789"
+
+
+def post_json(url: str, payload: dict, **options) -> object:
+    """One POST through a fresh client (what the judge and embedder do per request)."""
+    client = JsonClient(pool_size=1, **options)
+    try:
+        return client.post(url, payload)
+    finally:
+        client.close()
 
 
 class Recorder:

@@ -255,30 +255,3 @@ class JsonClient:
     def close(self) -> None:
         """Close the kept-alive connections."""
         self._session.close()
-
-
-def post_json(
-    url: str,
-    payload: dict[str, Any],
-    *,
-    api_key: str = "",
-    timeout: float = 60.0,
-    retries: int = 5,
-    backoff: float = 1.0,
-    max_backoff: float = 30.0,
-    url_option: str = "the server URL",
-    key_option: str = "the API key",
-) -> Any:
-    """POST ``payload`` as JSON once (with retries) through a fresh :class:`JsonClient`.
-
-    Raises
-    ------
-    EndpointError
-        See :meth:`JsonClient.post`.
-    """
-    client = JsonClient(api_key=api_key, timeout=timeout, retries=retries, backoff=backoff, max_backoff=max_backoff,
-                        pool_size=1, url_option=url_option, key_option=key_option)
-    try:
-        return client.post(url, payload)
-    finally:
-        client.close()
