@@ -8,9 +8,7 @@ Rows (issue 13's table; medians):
 
 1. CaRB, the four published test systems scored in-process from parsed records (lists of dicts),
    and from one Arrow table of predictions (the columnar input for training loops), with the
-   matching kernels compiled (what a process gets once it has spent half a second interpreting
-   them, :mod:`triplebench.kernels.tiers`); and the same with the kernels interpreted (a
-   process's first calls, and every one-shot CLI call);
+   after a first call (which loads the compiled kernels);
 2. CaRB, the same four read from their files and scored, in-process;
 3. the gold loaded and encoded in-process (cold: empty per-process caches, warm JSON cache on disk);
 4. a fresh `triplebench score carb` process (warm caches), and the very first call with empty
@@ -149,15 +147,8 @@ def main() -> None:
     gold = mirror / pins["data/gold/test.tsv"].mirror_path
     files = [paths[name] for name, _, _ in SYSTEMS]
 
-    from triplebench.kernels import tiers
-    from triplebench.kernels.carb import KERNELS
-
-    os.environ[tiers.TIER_VARIABLE] = "interpreted"
-    interpreted = timed(lambda: [carb.score(rows) for rows in records.values()], args.repeat)
-    os.environ[tiers.TIER_VARIABLE] = "auto"
-    while not KERNELS.compiled:  # the tier rule compiles (numba's cache: a load) after half a second
-        for rows in records.values():
-            carb.score(rows)
+    for rows in records.values():  # the first call loads the compiled kernels
+        carb.score(rows)
 
     def cold_gold():
         gold_module._built_gold_at.cache_clear()
@@ -181,8 +172,6 @@ def main() -> None:
     ref = {k: statistics.median(v) for k, v in theirs.items()} if reference else None
     print(f"1. four systems from parsed records: {t['parsed'] * 1e3:.0f} ms; from Arrow tables: "
           f"{t['arrow'] * 1e3:.0f} ms" + ratio(ref, "parsed", t["parsed"]))
-    print(f"   the same, kernels interpreted (a process's first half second): {interpreted * 1e3:.0f} ms"
-          + ratio(ref, "parsed", interpreted))
     print(f"2. four systems read from files + scored: {t['read'] * 1e3:.0f} ms" + ratio(ref, "read", t["read"]))
     print(f"3. gold load + encoding (JSON cache on disk): {t['gold'] * 1e3:.1f} ms" + ratio(ref, "gold", t["gold"]))
     if args.phases:

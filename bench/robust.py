@@ -82,7 +82,7 @@ def main() -> None:
     cli = [str(ROOT / ".venv" / "bin" / "triplebench"), "score", "robust"]
     run([*cli, str(files[0])])  # warm the per-user cache (what make / download leave)
     ours_cli = timed(lambda: run([*cli, str(files[-1])]), args.repeat)
-    for _ in range(4):  # the first calls run the kernels interpreted until compiling pays (kernels.tiers)
+    for _ in range(4):  # steady state: the first call loads the compiled kernels
         robust.score(files[-1])
     ours_file = timed(lambda: robust.score(files[-1]), args.repeat)
     loaded = read_unified(files[-1])

@@ -1,17 +1,15 @@
 """Compile every numba kernel once, so that a user's first score is not a compile.
 
-A fresh install has an empty numba cache. A first ComBO score, BenchIE's ``--errors`` or
-a CaRB bootstrap (``--bootstrap``, ``compare``) would spend seconds compiling, and so
-would a process that scores CaRB or ROBUST long enough for its matching kernels to be
-compiled (:mod:`triplebench.kernels.tiers`: they run interpreted until then, so a
-one-shot score never waits for them). BenchIE's point estimate is numpy and needs none.
-:func:`warm_up` compiles the CaRB matching kernels and runs the real paths on a tiny
-input against the available gold, which compiles every kernel with the argument types
-real calls use and writes them to numba's cache; a later compile is then a load.
-``make``, ``triplebench download`` and ``triplebench warmup`` call it.
-GenRES's MiniLM encoder kernels (about 2 s to compile) are compiled by embedding two
-strings when the genres extra is installed; its two small US/CS kernels compile on
-first use.
+A fresh install has an empty numba cache: a first CaRB or ROBUST score, a ComBO score,
+BenchIE's ``--errors`` or a CaRB bootstrap (``--bootstrap``, ``compare``) would compile
+its kernels (``bench/kernels.py`` times it). BenchIE's point estimate is numpy and needs
+none. :func:`warm_up` runs the real paths on a tiny input against the available gold
+(CaRB's with a bootstrap: the matching kernels, which ROBUST shares, and the resampling),
+which compiles every kernel with the argument types real calls use and writes them to
+numba's cache; a later first call then loads them. ``make``, ``triplebench download``
+and ``triplebench warmup`` call it. GenRES's MiniLM encoder kernels are compiled by
+embedding two strings when the genres extra is installed; its two small US/CS kernels
+compile on first use.
 
 Where the compiled code goes is numba's choice (``cache=True``): beside the kernels
 (``triplebench/kernels/__pycache__``) when that folder is writable, else numba's
@@ -53,11 +51,9 @@ class WarmUp:
 
 
 def _carb() -> None:
-    from .kernels.carb import KERNELS
     from .scoring.carb import score
     from .scoring.carb.gold import built_gold
 
-    KERNELS.compile()  # the matching kernels compile now, not after a process's first half second
     sentence = built_gold("test").sentences[0]
     score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
           allow_partial=True, bootstrap=2)
@@ -108,10 +104,8 @@ def _dispatchers() -> list:
     from .kernels import benchie_errors, carb, carb_bootstrap, combo
     from .scoring.genres import minilm
 
-    found = carb.KERNELS.dispatchers()
-    for module in (benchie_errors, carb_bootstrap, combo, minilm):
-        found += [v for v in vars(module).values() if isinstance(v, CPUDispatcher)]
-    return found
+    return [v for module in (benchie_errors, carb, carb_bootstrap, combo, minilm) for v in vars(module).values()
+            if isinstance(v, CPUDispatcher)]
 
 
 def warm_up() -> WarmUp:

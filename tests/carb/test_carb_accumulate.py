@@ -1,5 +1,5 @@
 """The PR accumulators equal their definition bit for bit: every piece added to each of its
-slots, sentence after sentence (the reference's float summation order), in both tiers.
+slots, sentence after sentence (the reference's float summation order).
 
 :func:`triplebench.kernels.carb.accumulate` adds a piece once per interval between piece
 boundaries, not once per slot; these tests hold it to the slot-by-slot definition on
@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from triplebench.kernels import carb as kernels
-from triplebench.kernels import tiers
 
 
 def by_definition(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
@@ -58,10 +57,8 @@ def random_pieces(rng, one_group_per_sentence):
             vp, vpl, vr, vrl, np.asarray(t_off, dtype=np.int64), n_slots)
 
 
-@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
 @pytest.mark.parametrize("one_group_per_sentence", [False, True], ids=["carb", "robust"])
-def test_accumulate_equals_the_slot_by_slot_sums(monkeypatch, tier, one_group_per_sentence):
-    monkeypatch.setenv(tiers.TIER_VARIABLE, tier)
+def test_accumulate_equals_the_slot_by_slot_sums(one_group_per_sentence):
     rng = np.random.default_rng(11 + one_group_per_sentence)
     for _ in range(150):
         pieces = random_pieces(rng, one_group_per_sentence)

@@ -1,8 +1,9 @@
 """The warm-up compiles what real scoring calls use, so a first score is not a compile.
 
-Checked without timing: after ``triplebench warmup`` into an empty numba cache, real CLI
-scores of published outputs add nothing to that cache (numba writes an index and a
-compiled-code file for every new specialisation).
+Checked without timing: ``triplebench warmup`` into an empty numba cache fills it with
+CaRB's matching kernels (ROBUST's too) and bootstrap, and afterwards real CLI scores of
+published outputs add nothing to that cache (numba writes an index and a compiled-code
+file for every new specialisation).
 """
 
 from __future__ import annotations
@@ -31,13 +32,17 @@ def test_after_warmup_real_scores_compile_nothing(built, tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     assert "numba kernels ready" in done.stdout and str(cache) in done.stdout
     warmed = _snapshot(cache)
-    assert any(name.endswith(".nbc") for name in warmed)
+    compiled = {Path(name).name.split("-")[0] for name in warmed if name.endswith(".nbc")}
+    assert {"carb.pair_table", "carb.sentence_pieces", "carb.accumulate_intervals",
+            "carb_bootstrap.resampled_curves", "benchie_errors.slot_errors"} <= compiled
     carb = upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
     benchie = upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt")
+    robust = upstream_file("THU-KEG/ADELIE", "scripts/tasks/ROBUST/result_llama_rate_0.2_plus_2_(2.json")
     for args in (["score", "carb", str(carb), "--format", "openie4"],
                  ["score", "carb", str(carb), "--format", "openie4", "--binary", "--matcher", "exactMatch"],
                  ["score", "carb", str(carb), "--format", "openie4", "--bootstrap", "50"],
                  ["compare", "carb", str(carb), str(carb), "--format", "openie4", "--bootstrap", "50"],
+                 ["score", "robust", str(robust)],
                  ["score", "benchie", str(benchie), "--facet", "C", "--errors"],
                  ["score", "combo", "--gold-as-prediction"]):
         done = _run(args, cache)

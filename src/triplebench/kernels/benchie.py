@@ -4,9 +4,9 @@ The gold index is a sorted ``uint64`` array of key hashes
 (:func:`triplebench.scoring.benchie.index.hash_keys`), cached on disk and searched
 with one ``searchsorted`` per call.
 
-No numba here: a BenchIE call is a few vectorised passes, and numba's import and
-cached-kernel load (~0.7 s) would be most of a CLI call. The slot-error analysis
-kernel, a nested loop, is numba (:mod:`triplebench.kernels.benchie_errors`).
+No numba here: a BenchIE call is a few vectorised passes, so a BenchIE score does not
+import numba. The slot-error analysis kernel, a nested loop, is numba
+(:mod:`triplebench.kernels.benchie_errors`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndar
     """For each query hash: ``values[i]`` where ``keys[i] == query`` (keys sorted, unique), else -1.
 
     The queries are searched in sorted order (each binary search then starts near the
-    last one's end, about twice as fast on the gold's ~140,000 keys)."""
+    last one's end)."""
     out = np.full(len(queries), -1, dtype=np.int64)
     if len(keys) == 0:
         return out

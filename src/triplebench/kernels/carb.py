@@ -1,13 +1,10 @@
 """The CaRB kernels: all-pair matching, greedy matching, PR accumulation, summaries.
 
-The matching is three loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
-:func:`accumulate_intervals`) written once and run in two tiers (:mod:`.tiers`): interpreted,
-so a one-shot score compiles nothing (numba's JIT of these loops takes ~4 s), and
-compiled by numba once a process has spent :data:`.tiers.COMPILE_AFTER_SECONDS`
-interpreting them (then ~20x faster: 7 against 149 ms for the four published test
-systems), for training loops and `compare`. Both tiers give the same bits: integer
-counts, and float sums and quotients in the reference's order. The summaries
-(:func:`summaries`) are numpy, shared with the bootstrap (:mod:`.carb_bootstrap`).
+The matching is three numba loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
+:func:`accumulate_intervals`, ``@njit(cache=True)``, compiled once into numba's cache by
+``triplebench warmup``); their float sums and quotients follow the reference's order, so
+the numbers are the reference's, bit for bit. The summaries (:func:`summaries`) are numpy,
+shared with the bootstrap (:mod:`.carb_bootstrap`).
 
 Everything is encoded before it gets here (``triplebench.scoring.carb``):
 
@@ -23,10 +20,7 @@ Everything is encoded before it gets here (``triplebench.scoring.carb``):
   (CaRB: one group; ROBUST: one group per sentence); sentence ``s`` writes into the
   threshold slots ``t_off[s] .. t_off[s] + t_len[s]`` of the accumulators.
 
-The kernels use only what both tiers run alike: scalar loops, ``np.zeros``/``np.empty``,
-slice assignment and ``np.cumsum`` of whole numbers; one helper gives the compiled tier
-an explicit loop for what the interpreter does with slice adds (:func:`_add_to_slots`).
-Divisions are guarded (plain Python raises on a zero divisor where numba would not).
+Divisions are guarded, so the kernels never divide by zero.
 """
 
 from __future__ import annotations
@@ -34,8 +28,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-
-from .tiers import KernelSet
+from numba import njit
 
 
 class Mode(IntEnum):
@@ -64,8 +57,8 @@ _BINARY_STRICT = int(Mode.BINARY_STRICT)
 _SAID = int(GoldFlag.SAID)
 _BE_FORM = int(GoldFlag.BE_FORM)
 
-#: the loop kernels of this module and their helpers (interpreted, or compiled together)
-KERNELS = KernelSet(globals())
+#: how every kernel and helper here is compiled
+_jit = njit(cache=True, error_model="numpy")
 
 
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -73,7 +66,7 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
 
-@KERNELS.helper
+@_jit
 def _intersect(a_tok, a_lo, a_hi, b_tok, b_lo, b_hi):
     """Multiset intersection size of two token runs, each in ascending order (a merge; the
     reference's remove-the-first-equal-word count)."""
@@ -94,7 +87,7 @@ def _intersect(a_tok, a_lo, a_hi, b_tok, b_lo, b_hi):
     return count
 
 
-@KERNELS.helper
+@_jit
 def _count(tok, lo, hi, w):
     """How often ``w`` occurs in ``tok[lo:hi]``."""
     c = 0
@@ -104,7 +97,7 @@ def _count(tok, lo, hi, w):
     return c
 
 
-@KERNELS.helper
+@_jit
 def _ratios(prec_num, prec_den, rec_num, rec_den):
     """``(1.0 * num / den)`` for precision and recall, 0 where a denominator is 0."""
     prec = 0.0
@@ -116,7 +109,7 @@ def _ratios(prec_num, prec_den, rec_num, rec_den):
     return prec, rec
 
 
-@KERNELS.helper
+@_jit
 def _linient(g_tok, g_toff, g0, g_nseg, be_form, p_tok, p_toff, p0, p_nseg, swap, be_id):
     """``linient_tuple_match`` of a binarised pair; ``swap`` exchanges the two predicted slots."""
     gp_lo, gp_hi = g_toff[g0], g_toff[g0 + 1]
@@ -140,7 +133,7 @@ def _linient(g_tok, g_toff, g0, g_nseg, be_form, p_tok, p_toff, p0, p_nseg, swap
     return _ratios(num, prec_den, num, rec_den)
 
 
-@KERNELS.helper
+@_jit
 def _tuple(g_tok, g_toff, g0, g_nseg, p_tok, p_toff, p0, p_nseg, simple):
     """``tuple_match`` (strict: a failed predicate or first two slots give (0, 0)) or, with
     ``simple``, ``simple_tuple_match`` (slots compared while the prediction has them)."""
@@ -169,7 +162,7 @@ def _tuple(g_tok, g_toff, g0, g_nseg, p_tok, p_toff, p0, p_nseg, simple):
     return _ratios(num, prec_den, num, rec_den)
 
 
-@KERNELS.helper
+@_jit
 def _coverage(g_tok, g_lo, g_hi, p_tok, p_lo, p_hi):
     """lexicalMatch / argMatch: equal (gold, predicted) position pairs / gold length > 0.5 -> (1, 1)."""
     n = g_hi - g_lo
@@ -186,7 +179,7 @@ def _coverage(g_tok, g_lo, g_hi, p_tok, p_lo, p_hi):
     return 0.0, 0.0
 
 
-@KERNELS.kernel
+@_jit
 def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flags, p_seg, p_toff, p_tok, p_nargs):
     """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays in
     ``pair_off`` order (each sentence's ``n_gold x n_pred`` table row-major).
@@ -229,10 +222,10 @@ def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flag
     return prec, rec
 
 
-@KERNELS.helper
+@_jit
 def _stable_order(values, lo, n):
     """Stable ascending order of ``values[lo:lo + n]`` (insertion sort: the per-sentence loops
-    are quadratic anyway, and it compiles in a fraction of ``np.argsort``'s time)."""
+    are quadratic anyway)."""
     order = np.empty(n, dtype=np.int64)
     for i in range(n):
         v = values[lo + i]
@@ -244,7 +237,7 @@ def _stable_order(values, lo, n):
     return order
 
 
-@KERNELS.kernel
+@_jit
 def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     """Per sentence, its contribution to the PR accumulators as constant pieces.
 
@@ -338,22 +331,15 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     return pc_off, start[:k], stop[:k], vp[:k], vpl[:k], vr[:k], vrl[:k]
 
 
-def _add_to_slots_loop(p, r, a, b, x, y):
-    """:func:`_add_to_slots` as the compiled tier runs it (a loop numba vectorises; its slice
-    adds make temporaries and ran ~1.6x slower)."""
+@_jit
+def _add_to_slots(p, r, a, b, x, y):
+    """Add ``x`` to ``p[a:b]`` and ``y`` to ``r[a:b]`` (a loop: numba's slice adds make temporaries)."""
     for t in range(a, b):
         p[t] += x
         r[t] += y
 
 
-@KERNELS.helper(compiled=_add_to_slots_loop)
-def _add_to_slots(p, r, a, b, x, y):
-    """Add ``x`` to ``p[a:b]`` and ``y`` to ``r[a:b]`` (one addition per slot either way)."""
-    p[a:b] += x
-    r[a:b] += y
-
-
-@KERNELS.kernel
+@_jit
 def accumulate_intervals(start, stop, vp, vpl, vr, vrl, n):
     """Add the pieces, in order, to ``n`` slots (``start``/``stop``: slot ranges).
 

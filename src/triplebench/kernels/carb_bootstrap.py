@@ -2,10 +2,9 @@
 
 A resample weighs each sentence by how often it was drawn. Its accumulators are
 difference arrays, each piece (:func:`.carb.sentence_pieces`) adding its weighted value
-at its start and taking it off at its stop, then summed up. Done for a thousand
-resamples, this loop over pieces is the one part of CaRB's scoring that numpy cannot do
-in the same float order at speed (a numpy version was 9x slower); the curves it returns
-are summarised by :func:`.carb.summaries`, like a point estimate.
+at its start and taking it off at its stop, then summed up (a loop over pieces that
+numpy cannot do in the same float order). The curves it returns are summarised by
+:func:`.carb.summaries`, like a point estimate.
 """
 
 from __future__ import annotations

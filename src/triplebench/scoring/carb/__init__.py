@@ -6,9 +6,8 @@ the pair score of every (gold, predicted) extraction of a sentence, the
 row; precision: greedy one-to-one matching by precision), precision/recall/F1 at
 every distinct confidence, the optimal-F1 point and the AUC with the point
 (recall 0, precision 1) appended. One engine (:mod:`.engine`) serves CaRB, its
-binary mode and ROBUST; hot loops are loop kernels that run interpreted for a one-shot
-score and compiled by numba once a process scores on (:mod:`triplebench.kernels.carb`,
-:mod:`triplebench.kernels.tiers`; bootstrap: :mod:`triplebench.kernels.carb_bootstrap`).
+binary mode and ROBUST; hot loops are numba kernels (:mod:`triplebench.kernels.carb`;
+bootstrap: :mod:`triplebench.kernels.carb_bootstrap`).
 
 Matchers (``matcher=``; the reference CLI flag in brackets):
 
@@ -83,7 +82,7 @@ from ...options import COMMON, Option, validate
 from ...resolver import data_context
 from ..result import Result
 from ..significance import with_intervals
-from .engine import PREPOSITIONS, CarbUnits, check_tier, normalize_key
+from .engine import PREPOSITIONS, CarbUnits, normalize_key
 from .scorer import FORMATS, MATCHERS, CarbResult, CarbScorer, scorer
 
 __all__ = [
@@ -129,8 +128,9 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     gold : path, optional
         A CaRB gold TSV instead of the built split.
     **options
-        ``split`` (test | dev), ``matcher``, ``binary``, ``fmt``, ``allow_partial``,
-        ``bootstrap``, ``seed``, ``level`` (see :data:`OPTIONS`).
+        ``split`` (test | dev), ``matcher``, ``binary``, ``fmt``, ``subset``,
+        ``allow_partial``, ``bootstrap``, ``seed``, ``level``, ``data``,
+        ``data_version`` (see :data:`OPTIONS`).
 
     Returns
     -------
@@ -147,17 +147,32 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
 
     Examples
     --------
-    >>> r = score([{"sentence": "A CEN forms an important but small part of a Local Strategic Partnership .",
+    A published system output (OpenIE-4, as the CaRB paper prints it):
+
+    >>> r = score("raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4")
+    >>> r.rounded()
+    {'auc': 0.272, 'precision': 0.553, 'recall': 0.437, 'f1': 0.488}
+
+    Records; one sentence leaves the other gold sentences as misses, unless it is
+    scored against the gold of the predicted sentences only (``subset=True``, marked
+    in the signature):
+
+    >>> records = [{"sentence": "A CEN forms an important but small part of a Local Strategic Partnership .",
     ...             "confidence": 0.9, "predicate": "forms",
-    ...             "arguments": ["A CEN", "an important part of a Local Strategic Partnership"]}])
-    >>> r.scores["precision"]
-    1.0
+    ...             "arguments": ["A CEN", "an important part of a Local Strategic Partnership"]}]
+    >>> r = score(records)
+    >>> r["precision"], r.coverage["gold_sentences"]
+    (1.0, Coverage(placed=1, total=634))
+    >>> r = score(records, subset=True)
+    >>> r.rounded()
+    {'auc': 0.606, 'precision': 1.0, 'recall': 0.606, 'f1': 0.755}
+    >>> r.signature  # doctest: +ELLIPSIS
+    'carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:records|subset:yes|data:...'
     """
     if options.get("matcher") == "predMatch":
         raise InputError.option("matcher", "predMatch", "a matcher other than predMatch (it needs NLTK's English "
                                 "stop-word corpus and is not offered)")
     opts = validate(OPTIONS, options)
-    check_tier()
     for name in ("split", "matcher", "binary"):
         if opts[name] is None:
             raise InputError.option(name, None, "a value")
@@ -168,8 +183,40 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 
-def from_evaluate(predictions: Any, references: Any, **options: Any) -> Result:
-    """The evaluate module's ``compute``: CaRB's gold is built in, so ``references`` must be empty."""
+def from_evaluate(predictions: Any, references: Any = None, **options: Any) -> Result:
+    """Score the examples of the evaluate module (``metrics/carb``): its ``compute``.
+
+    Parameters
+    ----------
+    predictions : list of dict
+        One extraction per example: ``{sentence, confidence, predicate, arguments}``.
+    references : list of None, optional
+        Not an input of the module: CaRB's gold is built in (``split=``), so every
+        entry must be ``None``.
+    **options
+        As :func:`score` (``split`` comes from the module's config name).
+
+    Returns
+    -------
+    CarbResult
+        As :func:`score`; ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
+
+    Raises
+    ------
+    InputError
+        References given, bad options or a bad record.
+    CoverageError
+        As :func:`score`.
+
+    Examples
+    --------
+    >>> r = from_evaluate([{"sentence": "A CEN forms an important but small part of a Local Strategic Partnership .",
+    ...                     "confidence": 0.9, "predicate": "forms",
+    ...                     "arguments": ["A CEN", "an important part of a Local Strategic Partnership"]}],
+    ...                   None, subset=True)
+    >>> r.rounded()
+    {'auc': 0.606, 'precision': 1.0, 'recall': 0.606, 'f1': 0.755}
+    """
     if references is not None and any(r is not None for r in references):
         raise InputError("<references>", None, "CaRB's gold is built in: pass predictions only (no references)",
                          field="references")

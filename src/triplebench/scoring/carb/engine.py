@@ -20,11 +20,9 @@ from operator import itemgetter
 
 import numpy as np
 
-from ...errors import InputError
 from ...kernels import carb as K
-from ...kernels import tiers
 from ...kernels.carb import GoldFlag, Mode
-from ..significance import UnitStatistics
+from ..units import UnitStatistics
 
 PTB_ESCAPES = (("(", "-LRB-"), (")", "-RRB-"), ("[", "-LSB-"), ("]", "-RSB-"), ("{", "-LCB-"), ("}", "-RCB-"))
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
@@ -413,20 +411,6 @@ class Evaluation:
                 "confidence": self.thresholds[a:b][order].tolist()}
 
 
-def check_tier() -> None:
-    """Refuse a bad :data:`~triplebench.kernels.tiers.TIER_VARIABLE` before anything is read.
-
-    Raises
-    ------
-    InputError
-        Naming the variable and its accepted values (CLI: exit 2).
-    """
-    try:
-        tiers.pinned_tier()
-    except ValueError as error:
-        raise InputError(None, None, str(error), field=tiers.TIER_VARIABLE) from None
-
-
 def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.ndarray, pred_problem: np.ndarray,
              n_problems: int) -> Evaluation:
     """Score predictions against gold: pair table, greedy matching, accumulation.
@@ -467,30 +451,16 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     p_enc = encoder.encode(list(map(pred.predicate.__getitem__, take)), list(map(pred.arguments.__getitem__, take)),
                            gold=False)
     g_enc = gold.encoded
-    n_gold_of, n_pred_of = np.diff(gold.ext), np.diff(p_ext)
-    pair_off = _offsets(n_gold_of * n_pred_of)
+    pair_off = _offsets(np.diff(gold.ext) * np.diff(p_ext))
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
     prec, rec = K.pair_table(
         int(encoder.mode), be_id, gold.ext, p_ext, pair_off, g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags,
-        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs, work=_work(n_gold_of, n_pred_of))
+        p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs)
     t_len = np.diff(t_off)
     pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
                                        cidx[matched], t_len[gold.problem]))
     p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds))
     return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
-
-
-#: inner-loop steps of one pair comparison, on average (token runs of a few words)
-STEPS_PER_PAIR = 32
-
-
-def _work(n_gold: np.ndarray, n_pred: np.ndarray) -> int:
-    """An estimate of the kernels' inner-loop steps, for the tier rule (it compiles first above
-    :data:`~triplebench.kernels.tiers.COMPILE_ABOVE_WORK`): a pair compares a few short token
-    runs (~:data:`STEPS_PER_PAIR`); the greedy matching scans the selected cells once per pick
-    and confidence level (at most ``n_pred`` levels and ``min(n_gold, n_pred)`` picks)."""
-    g, p = n_gold.astype(np.float64), n_pred.astype(np.float64)
-    return int(min(STEPS_PER_PAIR * (g * p).sum() + (p * p * g * np.minimum(g, p)).sum(), 2.0**62))
 
 
 #: resamples whose accumulators are held at once (4 x this x thresholds floats)
