@@ -14,19 +14,18 @@ from pathlib import Path
 import pytest
 
 from stages import ROOT, dvc
-from triplebench.reports import index, report_params
-from triplebench.reports.plots import carb_pr_curves
+from triplebench.registry import BENCHMARKS
+from triplebench.reports import hooks, index, report_params
+from triplebench.reports.carb import carb_pr_curves
 
-REPORT_FILES = ("carb.json", "benchie.json", "benchie_meta.json", "combo.json", "combo_minilm.json", "genres.json",
-                "robust.json", "plots")
+#: what report_index writes (the rest of reports/ is what the report stages wrote)
+OUTPUTS = ("index.html", "figures", "metrics")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    reports = tmp_path_factory.mktemp("reports")
-    for name in REPORT_FILES:
-        source = ROOT / "reports" / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, reports / name)
+    reports = tmp_path_factory.mktemp("reports") / "reports"
+    shutil.copytree(ROOT / "reports", reports, ignore=lambda folder, names: OUTPUTS if Path(folder) == ROOT / "reports" else ())
     index.build(reports, report_params("report_index"), significance=False)
     return reports
 
@@ -37,9 +36,21 @@ def test_index_is_self_contained(built: Path) -> None:
     # every reference stays inside the page: only in-page anchors, no src=, no url(), no @import
     assert re.findall(r'\shref="([^"#][^"]*)"', page) == []
     assert not re.search(r"\ssrc=|url\((?!#)|@import|<link", page)
-    assert page.count("<svg") == len(index.FIGURES) == len(list((built / "figures").glob("*.svg")))
-    for anchor in ("carb", "benchie", "combo", "genres", "robust"):
-        assert f'<section id="{anchor}">' in page
+    assert page.count("<svg") == len(list((built / "figures").glob("*.svg")))
+    sections = re.findall(r'<section id="([^"]+)">(.*?)</section>', page, flags=re.DOTALL)
+    assert sorted(anchor for anchor, _ in sections) == sorted(BENCHMARKS) == sorted(hooks("index_part"))
+    assert all("<svg" in body for _, body in sections)  # every benchmark draws at least one figure
+    assert sorted(path.name for path in (built / "metrics").iterdir()) == sorted(BENCHMARKS)
+
+
+def test_sections_keep_the_documented_order(built: Path) -> None:
+    """carb, benchie, combo, robust, genres (not the registry's order): each module's ``POSITION``;
+    a benchmark without one follows, in registry order."""
+    page = (built / "index.html").read_text(encoding="utf-8")
+    order = re.findall(r'<section id="([^"]+)">', page)
+    assert re.findall(r'<a href="#([^"]+)">', page) == order
+    assert [name for name in order if name in ("carb", "benchie", "combo", "robust", "genres")] == [
+        "carb", "benchie", "combo", "robust", "genres"]
 
 
 def test_each_table_sets_the_paper_beside_ours(built: Path) -> None:
@@ -138,3 +149,13 @@ def test_robust_section_shows_the_drop_the_matrix_the_distribution_and_the_faili
     svg = (built / "figures" / "robust_cliques.svg").read_text(encoding="utf-8")
     for name in report["systems"]:
         assert name in svg
+
+
+def test_a_benchmark_without_a_report_module_or_without_the_hook_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new benchmark needs no edit in the index: no ``reports/<name>.py`` (``toy``), or one without
+    ``index_part`` (``html`` stands in for it), and it is simply not on the page."""
+    import triplebench.registry as registry
+
+    monkeypatch.setattr(registry, "BENCHMARKS", (*registry.BENCHMARKS, "toy", "html"))
+    assert list(hooks("index_part")) == list(BENCHMARKS)
+    assert set(hooks("add_section")) < set(BENCHMARKS)

@@ -63,11 +63,14 @@ def report_module(benchmark: str):
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Run one benchmark's report (what its DVC report stage runs), or set your systems beside its published ones."""
-    if args.show_help or args.benchmark is None:
-        print(REPORT_HELP)
-        return 0
     _check_benchmark(args.benchmark)
-    return report_module(args.benchmark).main(args.rest)
+    module = report_module(args.benchmark)
+    if module is None:
+        from ..errors import InputError
+
+        raise InputError.option("benchmark", args.benchmark, "a benchmark with a report stage: "
+                                + " | ".join(b for b in BENCHMARKS if report_module(b) is not None))
+    return module.main(args.rest)
 
 
 def cmd_report_add(args: argparse.Namespace) -> int:
@@ -86,13 +89,20 @@ def _check_benchmark(name: str) -> None:
         raise InputError.option("benchmark", name, "one of " + " | ".join(BENCHMARKS))
 
 
-REPORT_HELP = """usage: triplebench report BENCHMARK [report options]
-       triplebench report carb|benchie|robust --add NAME=FILE[:FORMAT] [--add ...] [--html PATH]
+def cmd_report_help(args: argparse.Namespace) -> int:
+    """Print the overview of ``triplebench report`` (a separate function, as :func:`cmd_report_add`:
+    the benchmarks that take ``--add`` come from all report modules, which no report stage runs)."""
+    from ..reports.yours import benchmarks
+
+    adds = list(benchmarks())
+    print(f"""usage: triplebench report BENCHMARK [report options]
+       triplebench report {'|'.join(adds)} --add NAME=FILE[:FORMAT] [--add ...] [--html PATH]
 
 The first form runs a benchmark's DVC report stage (`triplebench report BENCHMARK --help`
 lists its options). The second scores your system outputs beside the benchmark's
 published ones and writes one offline HTML page with the same tables, figures and
-pairwise significance matrix (`triplebench report carb --add x=y --help` for its options)."""
+pairwise significance matrix (`triplebench report {adds[0]} --add x=y --help` for its options).""")
+    return 0
 
 
 def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
@@ -110,4 +120,5 @@ def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     sub.add_argument("benchmark", nargs="?", metavar="BENCHMARK")
     sub.add_argument("rest", nargs=argparse.REMAINDER)
     adds = argv[:1] == ["report"] and any(a == "--add" or a.startswith("--add=") for a in argv)
-    sub.set_defaults(func=cmd_report_add if adds else cmd_report)
+    overview = argv[:1] == ["report"] and (len(argv) == 1 or argv[1] in ("-h", "--help"))
+    sub.set_defaults(func=cmd_report_help if overview else cmd_report_add if adds else cmd_report)

@@ -323,5 +323,28 @@ def main(argv=None) -> int:
     return embed_main() if args.what == "embed" else report_main(args.out)
 
 
+def index_part(reports: Path, settings: dict[str, Any], significance: bool = True):
+    """GenRES's part of ``reports/index.html`` (the report hook, see :mod:`triplebench.reports.parts`).
+
+    Parameters
+    ----------
+    reports : Path
+        The reports folder (``genres.json``, written by this stage).
+    settings : dict
+        The ``report_index`` section of ``params.yaml`` (unused).
+    significance : bool
+        Unused: GenRES reports the paper's runs, not published systems to compare.
+
+    Returns
+    -------
+    IndexPart
+        The section, the figure ``genres_paper_vs_ours`` and one metrics row per (set, model)
+        run with the paper's columns (:mod:`triplebench.reports.genres_index`).
+    """
+    from .genres_index import part
+
+    return part(Path(reports), PAPER_COLUMNS)
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

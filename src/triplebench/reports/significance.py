@@ -1,4 +1,4 @@
-"""Intervals and pairwise paired-bootstrap tests of the published systems (CaRB, BenchIE, ROBUST).
+"""Intervals and pairwise paired-bootstrap tests of a benchmark's published systems.
 
 The published system outputs are the built ``systems`` configs; each system is
 scored with :func:`triplebench.score` (bootstrap intervals attached) and every
@@ -22,7 +22,7 @@ class Published:
     Attributes
     ----------
     benchmark : str
-        ``"carb"``, ``"benchie"`` or ``"robust"``.
+        A benchmark with published system outputs (a built ``systems`` config).
     groups : dict
         Gold the systems share (``"test"``, ``"en"``, ...) -> system names, in table order.
     results : dict
@@ -53,7 +53,7 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
 
     Parameters
     ----------
-    benchmark : {"carb", "benchie", "robust"}
+    benchmark : str
         The benchmark; BenchIE systems are grouped by language (one gold each).
     split : str
         The split of the ``systems`` config.
@@ -97,3 +97,35 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
             out.comparisons[a, b] = triplebench.compare(out.results[a], out.results[b], bootstrap=resamples,
                                                         seed=seed, level=level)
     return out
+
+
+def published_or_reason(benchmark: str, settings: dict[str, Any], significance: bool = True) -> tuple[Published | None, str | None]:
+    """:func:`published` with the ``report_index`` settings, or None and the reason it is not there.
+
+    Parameters
+    ----------
+    benchmark : str
+        A benchmark with published system outputs.
+    settings : dict
+        ``resamples``, ``seed`` and ``level`` (the ``report_index`` section of ``params.yaml``).
+    significance : bool
+        False: not computed (``--no-significance``).
+
+    Returns
+    -------
+    (Published or None, str or None)
+        The systems and their comparisons, or None and why (also printed to stderr when
+        the scoring failed: the page says so instead of failing).
+    """
+    import sys
+
+    from ..errors import TripleBenchError
+
+    if not significance:
+        return None, "disabled (--no-significance)"
+    try:
+        return published(benchmark, resamples=int(settings["resamples"]), seed=int(settings["seed"]),
+                         level=float(settings["level"])), None
+    except (TripleBenchError, TypeError, AttributeError) as error:  # scorer without the Result contract yet
+        print(f"index: {benchmark} significance not computed: {error}", file=sys.stderr)
+        return None, f"{type(error).__name__}: {error}"
