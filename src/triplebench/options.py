@@ -50,6 +50,17 @@ class Option:
         Inclusive bounds of a number.
     flags : tuple of str
         Extra CLI spellings (e.g. ``--lang`` for ``--language``).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``kind``.
+
+    Examples
+    --------
+    >>> split = Option("split", "choice", "test", "gold split", choices=("test", "dev"))
+    >>> split.flag, split.allowed(), split.check("dev")
+    ('--split', ('test', 'dev'), 'dev')
     """
 
     name: str
@@ -68,24 +79,101 @@ class Option:
 
     @property
     def flag(self) -> str:
-        """The CLI flag: ``--`` + the name with dashes."""
+        """The CLI flag: ``--`` + the name with dashes.
+
+        Examples
+        --------
+        >>> ALLOW_PARTIAL.flag
+        '--allow-partial'
+        """
         return "--" + self.name.replace("_", "-")
 
     def allowed(self) -> tuple[str, ...]:
-        """The allowed values of a ``choice``/``choices`` option."""
+        """Return the allowed values of a ``choice``/``choices`` option.
+
+        Returns
+        -------
+        tuple of str
+            The choices (a callable ``choices`` is called); empty for other kinds.
+
+        Examples
+        --------
+        >>> Option("facet", "choice", "default", choices=("default", "C", "M", "E")).allowed()
+        ('default', 'C', 'M', 'E')
+        """
         found = self.choices() if callable(self.choices) else self.choices
         return tuple(found or ())
 
     def with_default(self, default: Any) -> Option:
-        """The same option with another default."""
+        """Return the same option with another default.
+
+        Parameters
+        ----------
+        default : object
+            The new default value.
+
+        Returns
+        -------
+        Option
+            A copy; this option is unchanged (options are frozen).
+
+        Examples
+        --------
+        >>> BOOTSTRAP.default, BOOTSTRAP.with_default(1000).default
+        (0, 1000)
+        """
         return replace(self, default=default)
 
     def with_help(self, text: str) -> Option:
-        """The same option with another ``--help`` line."""
+        """Return the same option with another ``--help`` line.
+
+        Parameters
+        ----------
+        text : str
+            The new help line.
+
+        Returns
+        -------
+        Option
+            A copy; this option is unchanged (options are frozen).
+
+        Examples
+        --------
+        >>> SEED.with_help("seed of the paired bootstrap").help
+        'seed of the paired bootstrap'
+        """
         return replace(self, help=text)
 
     def check(self, value: Any) -> Any:
-        """``value`` converted to this option's type, or an :class:`InputError`."""
+        """Check ``value`` and convert it to this option's type.
+
+        Parameters
+        ----------
+        value : object
+            A keyword value (``None`` is always accepted: the scorer's default).
+
+        Returns
+        -------
+        object
+            The value as its kind's type: an ``int``, ``float``, ``bool`` or ``str``, the
+            canonical spelling of a choice (aliases resolved), a list of choices without
+            repeats, or an ``object`` option's value unchanged.
+
+        Raises
+        ------
+        InputError
+            A value of the wrong type, out of range or not a choice; the error names
+            the option and what was expected.
+
+        Examples
+        --------
+        >>> LEVEL.check(0.9)
+        0.9
+        >>> LEVEL.check(2)
+        Traceback (most recent call last):
+        ...
+        triplebench.errors.InputError: option 'level': expected a number >= 0.5 and <= 0.999, got 2.0
+        """
         if value is None:
             return None
         kind = self.kind
@@ -187,13 +275,39 @@ COMPARE = (METRIC, PAIRED_BOOTSTRAP, SEED, LEVEL)
 
 
 def validate(spec: Sequence[Option], values: Mapping[str, Any], *, where: str = "score") -> dict[str, Any]:
-    """Every option of ``spec`` with its checked value (defaults filled in).
+    """Check keyword values against their declarations, defaults filled in.
+
+    Parameters
+    ----------
+    spec : sequence of Option
+        The declarations (a scorer's ``OPTIONS``, or :data:`COMPARE`).
+    values : mapping of str to object
+        The keyword values given.
+    where : str, default "score"
+        The function named in the message of an unknown keyword.
+
+    Returns
+    -------
+    dict of str to object
+        Every option of ``spec`` with its checked value (:meth:`Option.check`), in
+        declaration order; the default where none was given.
 
     Raises
     ------
     InputError
         An unknown keyword, or a value of the wrong type or out of range; the error
         names the option.
+
+    Examples
+    --------
+    >>> from triplebench.scoring import carb
+    >>> validate(carb.OPTIONS, {"split": "dev", "bootstrap": 100})  # doctest: +NORMALIZE_WHITESPACE
+    {'split': 'dev', 'matcher': 'binary_linient_tuple_match', 'binary': False, 'fmt': None, 'subset': False,
+     'allow_partial': False, 'bootstrap': 100, 'seed': 0, 'level': 0.95, 'data': None, 'data_version': None}
+    >>> validate(carb.OPTIONS, {"splt": "dev"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    triplebench.errors.InputError: option 'splt': unknown option of score(); expected one of split, matcher, binary, fmt, ...
     """
     by_name = {o.name: o for o in spec}
     unknown = [k for k in values if k not in by_name]
@@ -213,6 +327,22 @@ def add_arguments(parser: argparse.ArgumentParser, spec: Sequence[Option]) -> No
 
     Values are parsed as strings and converted by :func:`validate`, so the CLI
     and the API accept and refuse exactly the same values.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The parser (or subcommand parser) to add the flags to.
+    spec : sequence of Option
+        The declarations.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from triplebench.scoring import carb
+    >>> parser = argparse.ArgumentParser(prog="triplebench score carb")
+    >>> add_arguments(parser, carb.OPTIONS)
+    >>> parser.parse_args(["--split", "dev", "--bootstrap", "100"]).bootstrap
+    100
     """
     for option in spec:
         if option.kind == "object":
@@ -252,7 +382,29 @@ def _cli_value(option: Option) -> Callable[[str], Any]:
 
 
 def from_namespace(spec: Sequence[Option], namespace: argparse.Namespace) -> dict[str, Any]:
-    """The keyword values given on the command line (absent flags are left out)."""
+    """Return the keyword values given on the command line (absent flags are left out).
+
+    Parameters
+    ----------
+    spec : sequence of Option
+        The declarations the flags were added from (:func:`add_arguments`).
+    namespace : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict of str to object
+        The options whose flag was given, ready for :func:`validate` and ``score``.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from triplebench.scoring import carb
+    >>> parser = argparse.ArgumentParser(prog="triplebench score carb")
+    >>> add_arguments(parser, carb.OPTIONS)
+    >>> from_namespace(carb.OPTIONS, parser.parse_args(["--split", "dev", "--bootstrap", "100"]))
+    {'split': 'dev', 'bootstrap': 100}
+    """
     out = {}
     for option in spec:
         if option.kind == "object" or not hasattr(namespace, option.name):
