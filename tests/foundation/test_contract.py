@@ -19,6 +19,7 @@ import triplebench
 from conftest import ROOT, upstream_file
 from triplebench.errors import InputError
 from triplebench.registry import BENCHMARKS, get
+from triplebench.scoring import scorer
 from triplebench.signature import PROVENANCE, without
 
 SRC = ROOT / "src" / "triplebench"
@@ -86,35 +87,52 @@ def test_the_same_snippet_works_for_every_benchmark(name: str, built) -> None:
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_every_scorer_declares_the_contract(name: str) -> None:
     benchmark = name
-    scorer = get(benchmark).scorer()
-    names = [option.name for option in scorer.OPTIONS]
+    module = scorer(benchmark)
+    names = [option.name for option in module.OPTIONS]
     assert len(set(names)) == len(names)
     assert names[: len(get(benchmark).selectors)] == list(get(benchmark).selectors), "selectors come first"
     assert "allow_partial" in names, "the one coverage opt-in"
     assert not {"set", "format", "type", "input", "id"} & set(names), "no builtin names as keywords"
     with pytest.raises(InputError, match="unknown option"):
-        scorer.score([], no_such_option=1)
-    assert callable(scorer.from_evaluate) and scorer.EVALUATE.description
+        module.score([], no_such_option=1)
+    assert callable(module.from_evaluate) and module.EVALUATE.description
 
 
 # -- layout: imports point one way ---------------------------------------------------------------
 
-#: package -> triplebench packages it must not import (at module level or inside functions)
-FORBIDDEN = {
-    "formats": ("scoring", "builders", "cli", "reports", "baselines", "release"),
-    "kernels": ("formats", "scoring", "builders", "cli", "reports", "baselines", "release", "data", "sources"),
-    "scoring": ("builders", "cli", "reports", "baselines", "release"),
-    "builders": ("cli", "reports", "baselines", "release"),
-    "sources": ("scoring", "builders", "cli", "reports", "baselines", "release"),
-    "baselines": ("cli", "reports", "release"),
-}
+#: The layers, lowest first: a module may import its own unit (``triplebench.<unit>``) and the
+#: units of lower layers, nothing else (lazy and ``TYPE_CHECKING`` imports included).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors",),
+    ("_version", "registry", "paths", "io", "options"),  # the registry is a table: no scorer behind it
+    ("params", "schemas", "cache", "resolver", "metric_spec", "kernels"),
+    ("data", "sources", "formats"),
+    ("signature",),
+    ("builders", "scoring"),
+    ("triplebench",),  # the package root: score() and compare()
+    ("baselines", "evaluate_module", "warmup", "summary", "release"),
+    ("reports",),
+    ("cli",),
+)
 KERNEL_THIRD_PARTY = {"numpy", "numba"}
-TOP_LEVEL_NOT_IMPORTING = {"data.py": ("builders", "scoring", "cli"), "io.py": ("scoring", "builders", "cli"),
-                           "errors.py": ("scoring", "builders", "cli", "formats")}
+KERNEL_STDLIB = {"__future__", "typing", "enum", "math", "functools", "os", "threading", "time", "types", "collections"}
 
 
-def _imports(source: str, module: str, is_package: bool) -> list[str]:
-    """Absolute names of every module ``source`` (module ``module``) imports, lazy ones included."""
+def _modules() -> dict[str, Path]:
+    """Dotted name -> file of every module of the package."""
+    out = {}
+    for path in SRC.rglob("*.py"):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(source: str, module: str, is_package: bool, modules=MODULES) -> list[str]:
+    """Absolute names of every module ``source`` (module ``module``) imports, lazy ones included;
+    ``from X import name`` is ``X.name`` when that is a module (``from .. import scoring``)."""
     package = module if is_package else module.rsplit(".", 1)[0]
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -123,45 +141,97 @@ def _imports(source: str, module: str, is_package: bool) -> list[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = package.split(".")
-                base = parts[: len(parts) - node.level + 1]
-                found.append(".".join(base + ([node.module] if node.module else [])))
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
             else:
-                found.append(node.module or "")
+                base = node.module or ""
+            subs = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
+            found += subs if len(subs) == len(node.names) else [base, *subs]
     return found
 
 
-def _module_imports(path: Path) -> list[str]:
-    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
-    is_package = parts[-1] == "__init__"
-    module = ".".join(parts[:-1] if is_package else parts)
-    return _imports(path.read_text(encoding="utf-8"), module, is_package)
+def _unit(name: str) -> str:
+    """``triplebench.scoring.carb.engine`` -> ``scoring``; the package root -> ``triplebench``."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
 
 
-def _within(name: str, package: str) -> bool:
-    return name == f"triplebench.{package}" or name.startswith(f"triplebench.{package}.")
+def _graph() -> dict[str, set[str]]:
+    """module -> the triplebench modules it imports."""
+    graph = {}
+    for module, path in MODULES.items():
+        names = _imports(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
+        graph[module] = {n for n in names if n == "triplebench" or n.startswith("triplebench.")} - {module}
+    return graph
 
 
-def test_imports_point_one_way() -> None:
+def test_imports_follow_the_layers() -> None:
+    layer_of = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
     problems = []
-    for path in sorted(SRC.rglob("*.py")):
-        rel = path.relative_to(SRC)
-        top = rel.parts[0] if len(rel.parts) > 1 else rel.name
-        forbidden = FORBIDDEN.get(top, ()) + TOP_LEVEL_NOT_IMPORTING.get(top, ())
-        for name in _module_imports(path):
-            if any(_within(name, package) for package in forbidden):
-                problems.append(f"{rel} imports {name}")
-            if top == "kernels" and not name.startswith("triplebench.kernels") and name.split(".")[0] not in (
-                    KERNEL_THIRD_PARTY | {"__future__", "typing", "enum", "math", "functools", "os", "triplebench",
-                                  "threading", "time", "types", "collections"}):
-                problems.append(f"{rel} (a kernel) imports {name}")
-            if top == "kernels" and name.startswith("triplebench") and not _within(name, "kernels") and name != "triplebench":
-                problems.append(f"{rel} (a kernel) imports {name}")
-    assert not problems, "imports against the data flow:\n" + "\n".join(problems)
+    for module, imported in sorted(_graph().items()):
+        own = _unit(module)
+        assert own in layer_of, f"{module}: unit {own!r} is in no layer (add it to LAYERS)"
+        for name in sorted(imported):
+            other = _unit(name)
+            if other != own and not layer_of[other] < layer_of[own]:
+                problems.append(f"{module} imports {name} ({other} is not below {own})")
+    assert not problems, "imports against the layers:\n" + "\n".join(problems)
 
 
-def test_the_import_check_sees_relative_and_lazy_imports() -> None:
-    """The check itself: lazy and relative imports are found and resolved to absolute names."""
-    source = "import numpy\nfrom . import text\n\ndef f():\n    from ..scoring.carb import engine\n"
+def test_no_two_modules_import_each_other() -> None:
+    """No import cycles, lazy ones included: the piece both sides need lives in a module both import."""
+    graph = _graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in graph:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    assert not cycles, f"modules that import each other: {cycles}"
+
+
+def test_kernels_import_only_numpy_numba_and_the_standard_library() -> None:
+    problems = []
+    for module, path in MODULES.items():
+        if _unit(module) != "kernels":
+            continue
+        for name in _imports(path.read_text(encoding="utf-8"), module, path.name == "__init__.py"):
+            top = name.split(".")[0]
+            if top == "triplebench" and _unit(name) != "kernels" and name != "triplebench":
+                problems.append(f"{module} imports {name}")
+            elif top not in KERNEL_THIRD_PARTY | KERNEL_STDLIB | {"triplebench"}:
+                problems.append(f"{module} imports {name}")
+    assert not problems, problems
+
+
+def test_the_import_check_sees_relative_lazy_and_submodule_imports() -> None:
+    """The check itself: lazy and relative imports are found and resolved to absolute names, and
+    ``from .. import scoring`` is the scoring package, not the root."""
+    source = "import numpy\nfrom . import text\n\ndef f():\n    from ..scoring.carb import engine\n    from .. import scoring\n"
     assert _imports(source, "triplebench.formats.carb", False) == [
-        "numpy", "triplebench.formats", "triplebench.scoring.carb"]
+        "numpy", "triplebench.formats.text", "triplebench.scoring.carb.engine", "triplebench.scoring"]
     assert _imports("from .gold import x\n", "triplebench.scoring.combo", True) == ["triplebench.scoring.combo.gold"]
+    layer_of = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
+    assert layer_of[_unit("triplebench.scoring")] > layer_of[_unit("triplebench.formats.carb")]

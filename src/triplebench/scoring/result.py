@@ -22,11 +22,30 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from .significance import UnitStatistics
+    from .units import UnitStatistics
 
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON-safe Python (dataclasses, numpy, non-finite floats -> ``None``)."""
+    """Convert ``value`` to JSON-safe Python (dataclasses, numpy, non-finite floats -> ``None``).
+
+    Parameters
+    ----------
+    value : object
+        A value of a result's fields: dicts, lists, tuples, dataclasses, numpy arrays
+        and scalars, numbers, strings.
+
+    Returns
+    -------
+    object
+        The same value made of dicts, lists, strings, ints, floats, bools and ``None``
+        only (a dataclass with ``to_dict`` as that dict).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> plain({"f1": np.float64(0.5), "curve": np.array([1, 2]), "undefined": float("nan")})
+    {'f1': 0.5, 'curve': [1, 2], 'undefined': None}
+    """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if hasattr(value, "to_dict"):
             return value.to_dict()
@@ -48,7 +67,9 @@ def plain(value: Any) -> Any:
 class Interval:
     """A percentile bootstrap interval of one statistic.
 
-    Attributes
+    Each parameter is also the attribute of the same name.
+
+    Parameters
     ----------
     low, high : float
         The interval's bounds (fractions).
@@ -60,6 +81,13 @@ class Interval:
         Seed of the resampling.
     unit : str
         What was resampled (``sentence``, ``clique``, ``text``).
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> r = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4", bootstrap=200)
+    >>> r.intervals["f1"]  # doctest: +ELLIPSIS
+    Interval(low=0.4706..., high=0.5040..., level=0.95, resamples=200, seed=0, unit='sentence')
     """
 
     low: float
@@ -70,7 +98,18 @@ class Interval:
     unit: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
+        """Return the interval as a JSON-safe dict.
+
+        Returns
+        -------
+        dict
+            ``low``, ``high``, ``level``, ``resamples``, ``seed`` and ``unit``.
+
+        Examples
+        --------
+        >>> Interval(0.47, 0.5, 0.95, 200, 0, "sentence").to_dict()
+        {'low': 0.47, 'high': 0.5, 'level': 0.95, 'resamples': 200, 'seed': 0, 'unit': 'sentence'}
+        """
         return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
@@ -78,12 +117,21 @@ class Interval:
 class Coverage:
     """How much of one kind of input could be placed in the gold.
 
-    Attributes
+    Each parameter is also the attribute of the same name.
+
+    Parameters
     ----------
     placed : int
         Items found in the gold (sentences, texts, triples judged, mentions).
     total : int
         Items given.
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> r = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4")
+    >>> r.coverage["gold_sentences"]
+    Coverage(placed=609, total=634)
     """
 
     placed: int
@@ -91,16 +139,39 @@ class Coverage:
 
     @property
     def missing(self) -> int:
-        """Items that could not be placed."""
+        """Items that could not be placed.
+
+        Examples
+        --------
+        >>> Coverage(placed=609, total=634).missing
+        25
+        """
         return self.total - self.placed
 
     @property
     def complete(self) -> bool:
-        """True when every item was placed."""
+        """True when every item was placed.
+
+        Examples
+        --------
+        >>> Coverage(placed=609, total=634).complete, Coverage(placed=634, total=634).complete
+        (False, True)
+        """
         return self.placed == self.total
 
     def to_dict(self) -> dict[str, int]:
-        """JSON-safe dict."""
+        """Return the coverage as a JSON-safe dict.
+
+        Returns
+        -------
+        dict of str to int
+            ``placed`` and ``total``.
+
+        Examples
+        --------
+        >>> Coverage(placed=609, total=634).to_dict()
+        {'placed': 609, 'total': 634}
+        """
         return {"placed": int(self.placed), "total": int(self.total)}
 
 
@@ -108,7 +179,10 @@ class Coverage:
 class Result:
     """What every scorer returns.
 
-    Attributes
+    The scorers make it; each parameter is also the attribute of the same name, and
+    ``result[name]`` is ``result.scores[name]``.
+
+    Parameters
     ----------
     benchmark : str
         ``carb``, ``benchie``, ``robust``, ``genres`` or ``combo``.
@@ -132,6 +206,26 @@ class Result:
     units : UnitStatistics or None
         Per-unit statistics for bootstrap and paired comparison
         (:mod:`triplebench.scoring.significance`); not serialised.
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> r = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4")
+    >>> r.benchmark, r["f1"] == r.scores["f1"], r.coverage["gold_sentences"]
+    ('carb', True, Coverage(placed=609, total=634))
+    >>> r.signature  # doctest: +ELLIPSIS
+    'carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:...'
+
+    Made by hand (as a scorer does):
+
+    >>> print(Result("carb", "carb|split:test", {"auc": 0.25, "precision": 0.5, "recall": 0.5, "f1": 0.5}).format())
+    CaRB · split test
+    score          value                         (fractions, 3 decimals)
+    auc            0.250
+    precision      0.500
+    recall         0.500
+    f1             0.500
+    signature: carb|split:test
     """
 
     benchmark: str
@@ -148,7 +242,26 @@ class Result:
         return self.scores[name]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict of every field but ``units`` (scores as fractions)."""
+        """Return every field but ``units`` as a JSON-safe dict (scores as fractions).
+
+        What the evaluate modules' ``compute`` and ``triplebench score --json`` return;
+        it validates against ``schemas/results/<benchmark>.schema.json``.
+
+        Returns
+        -------
+        dict
+            ``benchmark``, ``signature``, ``scores``, ``counts``, ``coverage``,
+            ``warnings``, ``details`` and ``intervals``.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> d = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4").to_dict()
+        >>> list(d)
+        ['benchmark', 'signature', 'scores', 'counts', 'coverage', 'warnings', 'details', 'intervals']
+        >>> d["scores"]
+        {'auc': 0.2721036165900457, 'precision': 0.5525957063072905, 'recall': 0.4372144606097602, 'f1': 0.48818014149304767}
+        """
         return {
             "benchmark": self.benchmark,
             "signature": self.signature,
@@ -161,12 +274,56 @@ class Result:
         }
 
     def to_json(self, indent: int | None = 1) -> str:
-        """:meth:`to_dict` as JSON text."""
+        """Return :meth:`to_dict` as JSON text.
+
+        Parameters
+        ----------
+        indent : int or None, default 1
+            As :func:`json.dumps`; ``None`` for one line.
+
+        Returns
+        -------
+        str
+            The JSON text (non-ASCII characters kept).
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> r = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4")
+        >>> r.to_json(indent=None)[:38]
+        '{"benchmark": "carb", "signature": "ca'
+        """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def format(self) -> str:
-        """A human-readable table: scores in the paper's style (unit stated), CIs,
-        coverage, counts, warnings and the signature."""
+        """Return a human-readable table of the result.
+
+        Scores in the paper's style (unit stated), confidence intervals, coverage,
+        counts, warnings and the signature: what ``triplebench score`` prints.
+
+        Returns
+        -------
+        str
+            The table, one line per score.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> r = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4", bootstrap=200)
+        >>> print(r.format())  # doctest: +ELLIPSIS
+        CaRB · split test
+        score          value                95% CI   (fractions, 3 decimals)
+        auc            0.272        [0.254, 0.290]
+        precision      0.553        [0.536, 0.576]
+        recall         0.437        [0.411, 0.453]
+        f1             0.488        [0.471, 0.504]
+        reference: AUC: 0.272...
+        coverage: predicted sentences 616 of 3,066; gold sentences 609 of 634
+        counts: gold sentences 634, gold extractions 2,715, ...
+        warning: 2450 of 3066 predicted sentences are CaRB corpus sentences outside the test split ...
+        warning: 25 of 634 gold sentences of the test split have no predicted extraction: ...
+        signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:...
+        """
         from ..registry import get
 
         display = get(self.benchmark).display
@@ -206,7 +363,19 @@ class Result:
         return "\n".join(lines)
 
     def title(self) -> str:
-        """First line of :meth:`format`: the benchmark and its selector values."""
+        """Return the first line of :meth:`format`: the benchmark and its selector values.
+
+        Returns
+        -------
+        str
+            The benchmark's title and the selectors of the signature.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt").title()
+        'BenchIE · language en, facet default'
+        """
         from ..registry import get
         from ..signature import parse
 
@@ -242,6 +411,26 @@ def format_many(results: Sequence[Result], names: Sequence[str]) -> str:
         Results of one benchmark.
     names : sequence of str
         A row label per result (e.g. the file names).
+
+    Returns
+    -------
+    str
+        The table (the benchmark's headline scores in its paper's style), the
+        warnings of each result and the distinct signatures; empty without results.
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> a = triplebench.score("carb", "raw/carb/system_outputs/test/openie4_output.txt", fmt="openie4")
+    >>> b = triplebench.score("carb", "raw/carb/system_outputs/test/reverb_output.txt")
+    >>> print(format_many([a, b], ["openie4", "reverb"]))  # doctest: +ELLIPSIS
+    CaRB · split test (fractions, 3 decimals)
+    system         auc precision   recall       f1
+    openie4      0.272     0.553    0.437    0.488
+    reverb       0.202     0.757    0.243    0.368
+    warning: openie4: ...
+    signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:...
+    signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:reverb|data:...
     """
     from ..registry import get
 

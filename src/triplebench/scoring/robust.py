@@ -51,11 +51,12 @@ from ..kernels.carb import Mode
 from ..metric_spec import MetricSpec
 from ..options import COMMON, Option, validate
 from ..resolver import data_context
-from .carb.engine import Encoder, Extractions, GoldSide, check_tier, evaluate, normalize_key
+from .carb.engine import Encoder, Extractions, GoldSide, evaluate, normalize_key
 from .carb.predictions import paused_gc
 from .inputs import prediction_input
 from .result import Coverage, Result
-from .significance import SummedUnits, with_intervals
+from .significance import with_intervals
+from .units import SummedUnits
 
 BENCHMARK = "robust"
 #: CaRB's sentence-keyed file formats, read by CaRB's readers (an OpenIE system run over the ROBUST sentences)
@@ -533,7 +534,8 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
     gold : path or list, optional
         Gold cliques (unified JSON); default: the built ``cliques`` config.
     **options
-        ``fmt`` (unified | flat), ``allow_partial``, ``bootstrap``, ``seed``, ``level``.
+        ``fmt`` (unified | flat), ``allow_partial``, ``bootstrap``, ``seed``, ``level``,
+        ``data``, ``data_version`` (see :data:`OPTIONS`).
 
     Returns
     -------
@@ -547,17 +549,86 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
         Bad options, unreadable predictions, cliques or sentences not in the gold.
     CoverageError
         Gold cliques or sentences without predictions (unless ``allow_partial``).
+
+    Examples
+    --------
+    A published output (ADELIE's, in the unified JSON of the ROBUST scorer):
+
+    >>> r = score("raw/robust/adelie/result_rate_0.0.json")
+    >>> print(r.format())  # doctest: +ELLIPSIS
+    ROBUST
+    score                 value                         (fractions, 3 decimals)
+    robust_auc            0.026
+    robust_precision      0.022
+    robust_recall         0.047
+    robust_f1             0.029
+    carb_auc              0.133
+    carb_precision        0.171
+    carb_recall           0.202
+    carb_f1               0.185
+    coverage: cliques 1,272 of 1,272; sentences 4,932 of 4,932
+    ...
+
+    The gold extractions of the first clique as flat records: every sentence of the
+    clique is matched exactly; the other cliques are skipped (``allow_partial``):
+
+    >>> from triplebench.data import load_records
+    >>> clique = [s for s in load_records("robust", "sentences", "test") if s["clique_id"] == 0]
+    >>> records = [{"clique_id": 0, "sentence": s["sentence"], "predicate": e["predicate"],
+    ...             "arguments": e["arguments"]} for s in clique for e in s["extractions"]]
+    >>> r = score(records, allow_partial=True)
+    >>> r["robust_f1"], r.coverage["cliques"]
+    (1.0, Coverage(placed=1, total=1272))
     """
     opts = validate(OPTIONS, options)
-    check_tier()
     with data_context(opts):
         result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 
-def from_evaluate(predictions: Any, references: Any, *, gold: Any = None, **options: Any) -> Result:
-    """The evaluate module's ``compute``: flat records; the gold is ``gold=`` (or the built cliques),
-    so ``references`` must be empty."""
+def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None, **options: Any) -> Result:
+    """Score the examples of the evaluate module (``metrics/robust``): its ``compute``.
+
+    Parameters
+    ----------
+    predictions : list of dict
+        One extraction per example, as flat records ``{clique_id, sentence,
+        confidence, predicate, arguments}``.
+    references : list of None, optional
+        Not an input of the module: the gold is ``gold=`` (or the built cliques), so
+        every entry must be ``None``.
+    gold : path or list of dict, optional
+        Gold cliques in unified JSON (a file or the parsed list); default: the built
+        ``cliques`` config.
+    **options
+        As :func:`score` (``fmt`` is ``flat``).
+
+    Returns
+    -------
+    Result
+        As :func:`score`; ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
+
+    Raises
+    ------
+    InputError
+        References given, bad options or a bad record.
+    CoverageError
+        As :func:`score`.
+
+    Examples
+    --------
+    A one-clique gold; the paraphrase's extraction misses a token of the predicate:
+
+    >>> gold = [{"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
+    ...          "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved by", "Mary", "John"]]}]}]
+    >>> r = from_evaluate([
+    ...     {"clique_id": 0, "sentence": "John loves Mary .", "confidence": -1.0, "predicate": "loves",
+    ...      "arguments": ["John", "Mary"]},
+    ...     {"clique_id": 0, "sentence": "Mary is loved by John .", "confidence": -1.0, "predicate": "is loved",
+    ...      "arguments": ["Mary", "John"]}], None, gold=gold)
+    >>> r["robust_precision"], r["robust_recall"], r["carb_f1"]
+    (1.0, 0.8, 1.0)
+    """
     if references is not None and any(r is not None for r in references):
         raise InputError("<references>", None, "ROBUST takes its gold from gold= (or the built cliques): "
                          "pass predictions only", field="references")

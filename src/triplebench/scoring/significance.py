@@ -22,7 +22,6 @@ the resamples at least as extreme, with the +1 correction so it is never 0::
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,95 +29,38 @@ import numpy as np
 
 from ..errors import InputError
 from .result import Interval, Result, plain
-
-#: resamples gathered at once (bounds the memory of a resample block)
-_BLOCK_ELEMENTS = 4_000_000
-
-
-class UnitStatistics:
-    """Per-unit statistics of one scored system.
-
-    Subclasses implement :meth:`evaluate`.
-
-    Attributes
-    ----------
-    unit : str
-        What a unit is (``sentence``, ``clique``, ``text``).
-    ids : tuple of str
-        The unit ids, in a fixed order shared by every system scored on the same gold.
-    metrics : tuple of str
-        The score names :meth:`evaluate` returns, in column order.
-    """
-
-    unit: str
-    ids: tuple[str, ...]
-    metrics: tuple[str, ...]
-
-    def evaluate(self, samples: np.ndarray) -> np.ndarray:
-        """Scores of each resample.
-
-        Parameters
-        ----------
-        samples : ndarray of int, shape (B, n_units)
-            Unit indices per resample.
-
-        Returns
-        -------
-        ndarray of float, shape (B, len(metrics))
-        """
-        raise NotImplementedError
-
-
-class SummedUnits(UnitStatistics):
-    """Units with additive sufficient statistics (as sacrebleu's per-segment stats).
-
-    Parameters
-    ----------
-    unit : str
-        Unit name.
-    ids : sequence of str
-        Unit ids.
-    stats : ndarray, shape (n_units, k)
-        Per-unit statistics whose column sums determine the scores
-        (e.g. TP, FP, FN; or a value and a 0/1 "counted" flag for a mean).
-    metrics : sequence of str
-        Names of the scores.
-    finish : callable
-        ``(B, k)`` summed statistics -> ``(B, len(metrics))`` scores.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> u = SummedUnits("text", ["a", "b"], np.array([[1.0, 1], [0.0, 1]]), ["mean"],
-    ...                 lambda s: s[:, :1] / s[:, 1:])
-    >>> u.evaluate(np.array([[0, 0], [0, 1]])).ravel().tolist()
-    [1.0, 0.5]
-    """
-
-    def __init__(self, unit: str, ids: Sequence[str], stats: np.ndarray, metrics: Sequence[str],
-                 finish: Callable[[np.ndarray], np.ndarray]) -> None:
-        self.unit = unit
-        self.ids = tuple(ids)
-        self.stats = np.asarray(stats, dtype=np.float64)
-        if self.stats.ndim != 2 or self.stats.shape[0] != len(self.ids):
-            raise ValueError("stats must have one row per unit")
-        self.metrics = tuple(metrics)
-        self.finish = finish
-
-    def evaluate(self, samples: np.ndarray) -> np.ndarray:
-        """Sum the resampled units' statistics, then :attr:`finish` them."""
-        n_units = len(self.ids)
-        sums = np.empty((samples.shape[0], self.stats.shape[1]), dtype=np.float64)
-        step = max(1, _BLOCK_ELEMENTS // max(1, n_units * self.stats.shape[1]))
-        for lo in range(0, samples.shape[0], step):
-            block = samples[lo: lo + step]
-            sums[lo: lo + step] = self.stats[block].sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(self.finish(sums), dtype=np.float64)
+from .units import UnitStatistics
 
 
 def resample_indices(n_units: int, resamples: int, seed: int = 0) -> np.ndarray:
-    """``(resamples, n_units)`` unit indices drawn with replacement (numpy PCG64, seeded)."""
+    """Draw unit indices with replacement (numpy PCG64, seeded).
+
+    Parameters
+    ----------
+    n_units : int
+        Number of units to draw from.
+    resamples : int
+        Number of resamples.
+    seed : int, default 0
+        Seed of the generator (same seed, same draws).
+
+    Returns
+    -------
+    ndarray of int64, shape (resamples, n_units)
+        One resample of unit indices per row.
+
+    Raises
+    ------
+    InputError
+        No units, no resamples, or more than 2e9 draws in all.
+
+    Examples
+    --------
+    >>> resample_indices(5, 3, seed=0)
+    array([[4, 3, 2, 1, 1],
+           [0, 0, 0, 0, 4],
+           [3, 4, 2, 3, 4]])
+    """
     if n_units <= 0:
         raise InputError(None, None, "nothing to resample: the result has no units", field="bootstrap")
     if resamples <= 0:
@@ -130,7 +72,31 @@ def resample_indices(n_units: int, resamples: int, seed: int = 0) -> np.ndarray:
 
 
 def percentile_interval(values: np.ndarray, level: float, seed: int, unit: str) -> Interval:
-    """The central ``level`` percentile interval of bootstrap ``values`` (NaNs ignored)."""
+    """Return the central ``level`` percentile interval of bootstrap ``values`` (NaNs ignored).
+
+    Parameters
+    ----------
+    values : ndarray of float
+        One statistic per resample.
+    level : float
+        Confidence level, e.g. 0.95.
+    seed : int
+        Seed of the resampling (recorded in the interval).
+    unit : str
+        What was resampled (recorded in the interval).
+
+    Returns
+    -------
+    Interval
+        The ``(1 - level) / 2`` and ``(1 + level) / 2`` percentiles (NaN bounds when no
+        value is finite); ``resamples`` is the number of values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> percentile_interval(np.array([0.1, 0.2, 0.3, 0.4, 0.5]), 0.9, 0, "text")
+    Interval(low=0.12, high=0.48, level=0.9, resamples=5, seed=0, unit='text')
+    """
     values = np.asarray(values, dtype=float)
     finite = values[np.isfinite(values)]
     tail = (1.0 - level) / 2.0 * 100.0
@@ -158,6 +124,19 @@ def bootstrap_ci(units: UnitStatistics, *, resamples: int = 1000, seed: int = 0,
     Returns
     -------
     dict of str to Interval
+        Per score of ``units.metrics`` its percentile interval.
+
+    Raises
+    ------
+    InputError
+        No units or a bad number of resamples (see :func:`resample_indices`).
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> r = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+    >>> bootstrap_ci(r.units, resamples=200)["f1"]  # doctest: +ELLIPSIS
+    Interval(low=0.3055..., high=0.3770..., level=0.95, resamples=200, seed=0, unit='sentence')
     """
     samples = resample_indices(len(units.ids), resamples, seed)
     stats = units.evaluate(samples)
@@ -165,7 +144,38 @@ def bootstrap_ci(units: UnitStatistics, *, resamples: int = 1000, seed: int = 0,
 
 
 def with_intervals(result: Result, *, bootstrap: int, seed: int, level: float) -> Result:
-    """``result`` with :attr:`~.result.Result.intervals` filled when ``bootstrap`` > 0."""
+    """Fill the :attr:`~.result.Result.intervals` of ``result`` when ``bootstrap`` > 0.
+
+    What every ``score`` does last with its ``bootstrap``, ``seed`` and ``level`` options.
+
+    Parameters
+    ----------
+    result : Result
+        A result; changed in place.
+    bootstrap : int
+        Number of resamples of its units; 0 leaves the result as it is.
+    seed : int
+        Seed of the resampling.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    Result
+        ``result`` itself, with an interval per score when ``bootstrap`` > 0.
+
+    Raises
+    ------
+    InputError
+        ``bootstrap`` > 0 for a result without units (ComBO).
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> r = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+    >>> with_intervals(r, bootstrap=200, seed=0, level=0.9).intervals["f1"]  # doctest: +ELLIPSIS
+    Interval(low=0.3098..., high=0.3674..., level=0.9, resamples=200, seed=0, unit='sentence')
+    """
     if bootstrap:
         if result.units is None:
             raise InputError.option("bootstrap", bootstrap, f"0: {result.benchmark} does not split into units")
@@ -177,7 +187,9 @@ def with_intervals(result: Result, *, bootstrap: int, seed: int, level: float) -
 class Comparison:
     """A paired comparison of one score between two systems on the same units.
 
-    Attributes
+    Made by :func:`compare`; each parameter is also the attribute of the same name.
+
+    Parameters
     ----------
     metric : str
         The compared score.
@@ -195,6 +207,15 @@ class Comparison:
         What was resampled.
     signature : str
         The (common) signature of the two results.
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> a = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+    >>> b = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/minie_explicit.txt")
+    >>> c = compare(a, b, bootstrap=200)
+    >>> c.metric, round(c.delta, 4), round(c.p_value, 4)
+    ('f1', 0.0017, 0.9403)
     """
 
     metric: str
@@ -209,7 +230,24 @@ class Comparison:
     signature: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict."""
+        """Return the comparison as a JSON-safe dict.
+
+        Returns
+        -------
+        dict
+            Every field; ``interval`` as :meth:`Interval.to_dict`.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> a = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+        >>> b = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/minie_explicit.txt")
+        >>> d = compare(a, b, bootstrap=200).to_dict()
+        >>> list(d)
+        ['metric', 'a', 'b', 'delta', 'interval', 'p_value', 'resamples', 'seed', 'unit', 'signature']
+        >>> d["interval"]  # doctest: +ELLIPSIS
+        {'low': -0.0352..., 'high': 0.0476..., 'level': 0.95, 'resamples': 200, 'seed': 0, 'unit': 'sentence'}
+        """
         return {
             "metric": self.metric, "a": plain(self.a), "b": plain(self.b), "delta": plain(self.delta),
             "interval": self.interval.to_dict(), "p_value": plain(self.p_value), "resamples": self.resamples,
@@ -217,11 +255,52 @@ class Comparison:
         }
 
     def to_json(self, indent: int | None = 1) -> str:
-        """:meth:`to_dict` as JSON text."""
+        """Return :meth:`to_dict` as JSON text.
+
+        Parameters
+        ----------
+        indent : int or None, default 1
+            As :func:`json.dumps`; ``None`` for one line.
+
+        Returns
+        -------
+        str
+            The JSON text.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> a = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+        >>> b = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/minie_explicit.txt")
+        >>> compare(a, b, bootstrap=200).to_json(indent=None)[:30]
+        '{"metric": "f1", "a": 0.338899'
+        """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def format(self, name_a: str = "A", name_b: str = "B") -> str:
-        """One human-readable paragraph."""
+        """Return the comparison as one human-readable paragraph.
+
+        Parameters
+        ----------
+        name_a, name_b : str, default "A", "B"
+            What to call the two systems.
+
+        Returns
+        -------
+        str
+            The two values and their difference with its interval, the p-value with
+            the resampling, and the signature: what ``triplebench compare`` prints.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> a = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+        >>> b = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/minie_explicit.txt")
+        >>> print(compare(a, b, bootstrap=200).format("ClausIE", "MinIE"))  # doctest: +ELLIPSIS
+        f1: ClausIE 0.3389  MinIE 0.3372  difference +0.0017 [-0.0352, +0.0477] (95% CI)
+        paired bootstrap p-value 0.9403 (200 sentence resamples, seed 0)
+        signature: benchie|language:en|facet:default|match:slot|gold:en_expanded|norm:none|data:...
+        """
         iv = self.interval
         return (
             f"{self.metric}: {name_a} {self.a:.4f}  {name_b} {self.b:.4f}  difference {self.delta:+.4f} "
@@ -235,12 +314,45 @@ def paired_test(a: UnitStatistics, b: UnitStatistics, *, metric: str, observed: 
                 resamples: int = 1000, seed: int = 0, level: float = 0.95, signature: str = "") -> Comparison:
     """Paired bootstrap of ``metric(A) - metric(B)`` over the shared units.
 
-    Both systems are evaluated on the same resamples.
+    Both systems are evaluated on the same resamples; :func:`compare` checks that two
+    results are comparable and calls this.
+
+    Parameters
+    ----------
+    a, b : UnitStatistics
+        The per-unit statistics of the two systems (the same unit ids).
+    metric : str
+        The score to compare, one of ``a.metrics``.
+    observed : tuple of float
+        The metric's value for A and for B on all units.
+    resamples : int, default 1000
+        Number of resamples.
+    seed : int, default 0
+        Seed of the resampling.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+    signature : str, default ""
+        The signature the comparison carries.
+
+    Returns
+    -------
+    Comparison
+        The difference, its percentile interval and the two-sided p-value (see the
+        module docstring).
 
     Raises
     ------
     InputError
         The two systems were not scored on the same units, or ``metric`` is unknown.
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> a = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+    >>> b = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/minie_explicit.txt")
+    >>> c = paired_test(a.units, b.units, metric="f1", observed=(a["f1"], b["f1"]), resamples=200)
+    >>> round(c.p_value, 4), c.signature
+    (0.9403, '')
     """
     if a.ids != b.ids or a.unit != b.unit:
         raise InputError(None, None, "the two results were not scored on the same units (gold differs)", field="b")
@@ -282,6 +394,24 @@ def compare(a: Result, b: Result, *, metric: str | None = None, bootstrap: int =
         An option out of its declared range, different benchmarks or signatures (the
         message names the differing fields), or a benchmark that does not split into
         units (ComBO).
+
+    Examples
+    --------
+    >>> import triplebench
+    >>> a = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+    >>> b = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/minie_explicit.txt")
+    >>> print(compare(a, b, bootstrap=200).format("ClausIE", "MinIE"))  # doctest: +ELLIPSIS
+    f1: ClausIE 0.3389  MinIE 0.3372  difference +0.0017 [-0.0352, +0.0477] (95% CI)
+    paired bootstrap p-value 0.9403 (200 sentence resamples, seed 0)
+    signature: benchie|language:en|facet:default|match:slot|gold:en_expanded|norm:none|data:...
+
+    Results of different gold are refused:
+
+    >>> c = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt", facet="C")
+    >>> compare(a, c)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    triplebench.errors.InputError: option 'b': the results are not comparable: their signatures differ in facet (default vs C), ...
     """
     from ..options import COMPARE, validate
     from ..registry import get

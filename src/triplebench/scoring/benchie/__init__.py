@@ -133,8 +133,8 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
         A BenchIE-format gold file instead of the built dataset (required for facet E).
     **options
         ``language`` (en | de | zh), ``facet`` (default | C | M | E), ``normalize``,
-        ``fmt``, ``errors``, ``buckets``, ``allow_partial``, ``bootstrap``, ``seed``,
-        ``level`` (see :data:`OPTIONS`).
+        ``fmt``, ``subset``, ``errors``, ``buckets``, ``allow_partial``, ``bootstrap``,
+        ``seed``, ``level``, ``data``, ``data_version`` (see :data:`OPTIONS`).
 
     Returns
     -------
@@ -151,6 +151,20 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
 
     Examples
     --------
+    A published system output (ClausIE's explicit extractions, BenchIE-EN):
+
+    >>> r = score("raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+    >>> print(r.format())  # doctest: +ELLIPSIS
+    BenchIE · language en, facet default
+    score          value                         (fractions, 2 decimals)
+    precision       0.50
+    recall          0.26
+    f1              0.34
+    TP 345  FP 341  FN 1,005
+    ...
+
+    Records:
+
     >>> r = score([{"sent_id": "1", "subject": "He", "relation": "served as", "object": "Prime Minister"}])
     >>> r.counts["tp"], r.counts["fp"]
     (1, 0)
@@ -169,8 +183,42 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
 
 
-def from_evaluate(predictions: Any, references: Any, **options: Any) -> BenchieResult:
-    """The evaluate module's ``compute``: BenchIE's gold is built in, so ``references`` must be empty."""
+def from_evaluate(predictions: Any, references: Any = None, **options: Any) -> BenchieResult:
+    """Score the examples of the evaluate module (``metrics/benchie``): its ``compute``.
+
+    Parameters
+    ----------
+    predictions : list of dict
+        One extraction per example: ``{sent_id, subject, relation, object}``.
+    references : list of None, optional
+        Not an input of the module: BenchIE's gold is built in (or ``gold=``), so
+        every entry must be ``None``.
+    **options
+        As :func:`score`, ``gold`` included (``language`` comes from the module's
+        config name).
+
+    Returns
+    -------
+    BenchieResult
+        As :func:`score`; ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
+
+    Raises
+    ------
+    InputError
+        References given, bad options or a bad record.
+    CoverageError
+        As :func:`score`.
+
+    Examples
+    --------
+    >>> r = from_evaluate([{"sent_id": "1", "subject": "He", "relation": "served as", "object": "Prime Minister"},
+    ...                    {"sent_id": "1", "subject": "He", "relation": "served", "object": "Australia"}],
+    ...                   None, subset=True)
+    >>> r.per_sentence()
+    {'1': (1, 1, 4)}
+    >>> r["precision"], r["recall"]
+    (0.5, 0.2)
+    """
     if references is not None and any(r is not None for r in references):
         raise InputError("<references>", None, "BenchIE's gold is built in (or given as gold=FILE): pass predictions "
                          "only (no references)", field="references")

@@ -32,11 +32,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import InputError
+from .matches import prf
 
 if TYPE_CHECKING:
     from .index import GoldIndex
+    from .matches import Matches
     from .predictions import Predictions
-    from .scorer import Matches
 
 PATTERNS = [(s, r, o) for s in (0, 1) for r in (0, 1) for o in (0, 1)][:-1]  # (1,1,1) is a true positive
 SLOT_NAMES = ("subject", "relation", "object")
@@ -363,8 +364,6 @@ def bucket_scores(result: Any, labels: Mapping[str, str] | Callable[[str], str])
         label -> ``{sentences, tp, fp, fn, precision, recall, f1}`` (length buckets in
         their natural order, other labels sorted).
     """
-    from .scorer import prf
-
     sentences = result.details["sentences"]
     if callable(labels):
         label_of = labels

@@ -13,33 +13,29 @@ three comparisons of the reference scorer:
 
 Built from the parquet written by ``triplebench build benchie`` (``<lang>_expanded``
 or ``<lang>_minimal``, plus the sentence texts of ``<lang>``), or from a BenchIE-format
-gold file (``gold=``; required for facet E). Indexes are kept in memory and in
-``$TRIPLEBENCH_CACHE`` (default ``~/.cache/triplebench``) as ``.npz`` named by the
-sha256 of their sources, so a fresh process gets one with a single ``np.load`` (and
-no pyarrow import).
-
-A cache file is never trusted on its name: it must prove it is the index of *this*
-gold. It stores the sha256 of the source it was built from, the index version, the
-language/facet/gold names, the shapes and a CRC-32 of every array; anything that does
-not check out (a truncated or foreign file, ``BadZipFile``, ``EOFError``, wrong shapes,
-shuffled or unsorted keys, a checksum mismatch) is rebuilt from the gold and the
-cache rewritten atomically (:mod:`triplebench.io`).
+gold file (``gold=``; required for facet E). Indexes are kept in memory and in the
+per-user cache through :func:`triplebench.cache.verified_arrays` (one ``.npz`` that
+proves it is the index of *this* gold: its sources' sha256, the language/facet/gold,
+every array's dtype, shape and sha256; :func:`_consistent` adds the index's own
+invariants: sorted keys, offsets and synset numbers in range), so a fresh process
+gets one with a single ``np.load`` and no pyarrow import.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ...cache import file_digest, verified_arrays
 from ...errors import InputError, TripleBenchError
-from ...io import atomic_open, atomic_write, input_file
+from ...io import atomic_write, input_file
 from ...paths import cache_dir
+from .words import words_of
 
 INDEX_VERSION = 5  # 5: gold files re-read under the stray-line and header limits; 4: BLAKE2b-64 keys (3 and before: FNV-1a)
 US = "\x1f"  # the unit separator between a key's fields: never inside a gold sentence id (checked)
@@ -86,10 +82,8 @@ class GoldIndex:
         self._words: dict[str, frozenset[str]] | None = None
 
     def sentence_words(self) -> dict[str, frozenset[str]]:
-        """sent_id -> the words of its sentence (:func:`.placement.words`), computed once."""
+        """sent_id -> the words of its sentence (:func:`.words.words`), computed once."""
         if self._words is None:
-            from .placement import words_of
-
             self._words = dict(zip(self.sent_ids, map(frozenset, words_of(self.sentences))))
         return self._words
 
@@ -102,9 +96,8 @@ class GoldIndex:
 def hash_keys(keys: list[str]) -> np.ndarray:
     """64-bit BLAKE2b of each key's UTF-8 bytes, as ``uint64``.
 
-    One C-level hash per key: linear in the key's length whatever its content (a 5 MB
-    slot costs milliseconds), and as fast as the earlier numba FNV-1a on the gold's
-    ~400,000 keys, without numba's start-up.
+    One C-level hash per key: linear in the key's length whatever its content, and no
+    numba start-up.
     """
     digest = hashlib.blake2b
     packed = b"".join([digest(key.encode("utf-8"), digest_size=8).digest() for key in keys])
@@ -171,23 +164,17 @@ def build_index(
 # ------------------------------------------------------------------------- sources
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
     from ...data import parquet_path
 
     paths = [parquet_path("benchie", config, "test"), parquet_path("benchie", language, "test")]
-    digest = hashlib.sha256("".join(_sha256(p) for p in paths).encode()).hexdigest() \
-        if all(p.is_file() for p in paths) else ""
-    cached = _cache_load(digest, language, facet, config)
-    if cached is not None:
-        return cached
+    if not all(p.is_file() for p in paths):  # not built here: the resolver finds (or names) the data
+        return _build_from_parquet(language, facet, config, "")
+    digest = hashlib.sha256("".join(map(file_digest, paths)).encode()).hexdigest()
+    return _cached(language, facet, config, digest, paths, lambda: _build_from_parquet(language, facet, config, digest))
+
+
+def _build_from_parquet(language: str, facet: str, config: str, digest: str) -> GoldIndex:
     from ...data import load_table
 
     table = load_table("benchie", config, "test")
@@ -203,14 +190,12 @@ def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
     synset_of = np.repeat(np.arange(len(counts), dtype=np.int64), counts).tolist()
     rows = list(zip(synset_of, flat.field("subject").to_pylist(), flat.field("relation").to_pylist(),
                     flat.field("object").to_pylist()))
-    index = build_index(language, facet, config, digest, sent_ids, sentences, per_sentence, rows)
-    _cache_store(index)
-    return index
+    return build_index(language, facet, config, digest, sent_ids, sentences, per_sentence, rows)
 
 
 def _lengths(lists) -> np.ndarray:
     """Item count of each list of an Arrow list array, from its offsets buffer (``to_numpy()``
-    and ``pyarrow.compute`` would import pandas, ~0.4 s of a cold call)."""
+    and ``pyarrow.compute`` would import pandas)."""
     offsets = lists.offsets
     dtype = np.int32 if offsets.type.bit_width == 32 else np.int64
     values = np.frombuffer(offsets.buffers()[1], dtype=dtype)[offsets.offset: offsets.offset + len(offsets)]
@@ -218,13 +203,14 @@ def _lengths(lists) -> np.ndarray:
 
 
 def _from_gold_file(language: str, facet: str, path: Path) -> GoldIndex:
+    gold = f"file:{path.name}"
+    return _cached(language, facet, gold, file_digest(path), [path],
+                   lambda: _build_from_gold_file(language, facet, gold, path))
+
+
+def _build_from_gold_file(language: str, facet: str, gold: str, path: Path) -> GoldIndex:
     from ...formats.benchie import expand_synset, read_gold
 
-    digest = _sha256(path)
-    gold = f"file:{path.name}"
-    cached = _cache_load(digest, language, facet, gold)
-    if cached is not None:
-        return cached
     doc = read_gold(path)
     sent_ids, sentences, per_sentence, rows = [], [], [], []
     g = 0
@@ -235,9 +221,7 @@ def _from_gold_file(language: str, facet: str, path: Path) -> GoldIndex:
         for synset in sentence.synsets:
             rows.extend((g, a, b, c) for a, b, c in expand_synset(synset, minimal=facet == "M"))
             g += 1
-    index = build_index(language, facet, gold, digest, sent_ids, sentences, per_sentence, rows)
-    _cache_store(index)
-    return index
+    return build_index(language, facet, gold, file_digest(path), sent_ids, sentences, per_sentence, rows)
 
 
 _MEMORY: dict[tuple, GoldIndex] = {}
@@ -308,47 +292,26 @@ def clear_memory() -> None:
 
 # --------------------------------------------------------------------------- cache
 
-
-def cache_path(digest: str, gold: str, facet: str) -> Path:
-    """Where the index of ``gold`` (sha256 ``digest``) under ``facet`` is cached."""
-    safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in gold)
-    return cache_dir() / "benchie" / f"{safe}-{facet}-{digest[:20]}-v{INDEX_VERSION}.npz"
-
-
 _ARRAYS = ("synset_offsets", "strip_keys", "strip_vals", "raw_keys", "raw_vals", "lex_keys", "lex_vals")
 
 
-def _checksum(arrays: dict[str, np.ndarray]) -> int:
-    crc = 0
-    for name in ("sent_ids", "sentences", *_ARRAYS):
-        crc = zlib.crc32(np.ascontiguousarray(arrays[name]).tobytes(), crc)
-    return crc
+def _cached(language: str, facet: str, gold: str, digest: str, sources: list[Path],
+            build: Callable[[], GoldIndex]) -> GoldIndex:
+    """The index through the per-user cache (:func:`triplebench.cache.verified_arrays`)."""
+
+    def arrays() -> dict[str, np.ndarray]:
+        index = build()
+        return {"sent_ids": np.array(index.sent_ids, dtype=str), "sentences": np.array(index.sentences, dtype=str),
+                **{n: getattr(index, n) for n in _ARRAYS}}
+
+    found = verified_arrays(f"benchie/{gold}-{facet}", sources, {"language": language, "facet": facet, "gold": gold},
+                            arrays, INDEX_VERSION, check=_consistent)
+    sent_ids, sentences = found.pop("sent_ids").tolist(), found.pop("sentences").tolist()
+    return GoldIndex(language, facet, gold, digest, sent_ids, sentences, **{n: found[n] for n in _ARRAYS})
 
 
-def _cache_load(digest: str, language: str, facet: str, gold: str) -> GoldIndex | None:
-    """The cached index, or ``None`` when it is absent or does not prove it is this gold's."""
-    if not digest or os.environ.get("TRIPLEBENCH_NO_CACHE"):
-        return None
-    try:
-        with np.load(cache_path(digest, gold, facet), allow_pickle=False) as data:
-            arrays = {name: data[name] for name in ("sent_ids", "sentences", *_ARRAYS)}
-            meta = json.loads(str(data["meta"]))
-        if not _verified(arrays, meta, digest, language, facet, gold):
-            return None
-    except Exception:  # noqa: BLE001 - any unreadable cache (BadZipFile, EOFError, zlib, ...) is rebuilt
-        return None
-    sent_ids, sentences = arrays.pop("sent_ids").tolist(), arrays.pop("sentences").tolist()
-    return GoldIndex(language, facet, gold, digest, sent_ids, sentences, **arrays)
-
-
-def _verified(arrays: dict[str, np.ndarray], meta: dict, digest: str, language: str, facet: str, gold: str) -> bool:
-    """Does the cache prove it is the index of this gold? (source hash, names, shapes, checksum, sortedness)"""
-    expected = {"version": INDEX_VERSION, "digest": digest, "language": language, "facet": facet, "gold": gold}
-    if any(meta.get(k) != v for k, v in expected.items()):
-        return False
-    shapes = {name: list(a.shape) for name, a in arrays.items()}
-    if shapes != meta.get("shapes") or meta.get("crc32") != _checksum(arrays):
-        return False
+def _consistent(arrays: Mapping[str, np.ndarray]) -> bool:
+    """The index's own invariants: one text per sentence, CSR offsets, sorted unique keys, synsets in range."""
     offsets = arrays["synset_offsets"]
     if arrays["sentences"].shape != arrays["sent_ids"].shape:
         return False
@@ -362,18 +325,3 @@ def _verified(arrays: dict[str, np.ndarray], meta: dict, digest: str, language: 
         if len(vals) and (vals.min() < 0 or vals.max() >= offsets[-1]):
             return False
     return True
-
-
-def _cache_store(index: GoldIndex) -> None:
-    """Write the index to the cache atomically; a read-only cache is not an error (it stays in memory)."""
-    if not index.digest or os.environ.get("TRIPLEBENCH_NO_CACHE"):
-        return
-    arrays = {"sent_ids": np.array(index.sent_ids, dtype=str), "sentences": np.array(index.sentences, dtype=str),
-              **{n: getattr(index, n) for n in _ARRAYS}}
-    meta = {"version": INDEX_VERSION, "digest": index.digest, "language": index.language, "facet": index.facet,
-            "gold": index.gold, "shapes": {n: list(a.shape) for n, a in arrays.items()}, "crc32": _checksum(arrays)}
-    try:
-        with atomic_open(cache_path(index.digest, index.gold, index.facet), "wb") as handle:
-            np.savez(handle, meta=np.array(json.dumps(meta)), **arrays)
-    except OSError:
-        pass

@@ -9,16 +9,16 @@
   wrong gold: another language (German predictions with ``language="en"``), or
   shifted sentence ids. :func:`mismatch` names the gold that fits instead.
 
-Words: lowercased runs of letters/digits, Han characters one by one (the ZH gold is
-character-spaced, systems may not be).
+Words are :mod:`.words`' (lowercased runs of letters/digits, Han characters one by one).
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .words import words, words_of
 
 if TYPE_CHECKING:
     from .index import GoldIndex
@@ -30,36 +30,6 @@ FIT = 0.5
 REFUSE_BELOW = 0.5
 #: extractions checked (evenly spaced over the file; the check is a share, a sample decides it)
 SAMPLE = 200
-
-#: a Han (CJK unified ideograph) character
-HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
-_WORD = re.compile(r"\w+")
-#: bytes -> the same bytes with every ASCII non-word byte a space (applied to ASCII text only)
-_ASCII_NON_WORD = bytes(c if _WORD.fullmatch(chr(c)) else 32 for c in range(256))
-
-
-def words(text: str) -> list[str]:
-    """The words of ``text`` as the fit check sees them.
-
-    Examples
-    --------
-    >>> words("Graner fesselte ihn, 格兰纳")
-    ['graner', 'fesselte', 'ihn', '格', '兰', '纳']
-    """
-    return words_of([text])[0]
-
-
-def words_of(texts: list[str], lower: bool = True) -> list[list[str]]:
-    """:func:`words` of many texts (Han characters looked for once, in all of them);
-    ``lower=False`` keeps each word as written."""
-    lowered = [t.lower() for t in texts] if lower else list(texts)
-    if all(map(str.isascii, lowered)):  # no Han; ASCII \w is [A-Za-z0-9_]: a byte translate and a split
-        return [t.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii").split() for t in lowered]
-    if HAN.search("\n".join(lowered)):
-        lowered = [HAN.sub(r" \g<0> ", t) for t in lowered]
-    find = _WORD.findall
-    return [find(t) for t in lowered]
-
 
 def place_sentences(texts: list[str], index: GoldIndex) -> tuple[list[str], list[str]]:
     """Sentence ids for sentence texts (``""`` where no gold sentence has the same key) and the

@@ -11,10 +11,12 @@ import numpy as np
 
 from ...errors import CoverageError
 from ..result import Coverage, Result
-from ..significance import SummedUnits
+from ..units import SummedUnits
 from . import placement
 from .index import US, GoldIndex, hash_keys, load_index, resolve_gold
+from .matches import Matches, prf
 from .predictions import Predictions, read_predictions
+from .words import HAN, words_of
 
 BENCHMARK = "benchie"
 METRICS = ("precision", "recall", "f1")
@@ -24,7 +26,20 @@ class BenchieResult(Result):
     """A BenchIE :class:`~triplebench.scoring.result.Result` with per-sentence access and the error analysis in its table."""
 
     def per_sentence(self) -> dict[str, tuple[int, int, int]]:
-        """sent_id -> (TP, FP, FN) of every gold sentence."""
+        """Return the counts of every gold sentence.
+
+        Returns
+        -------
+        dict of str to tuple of int
+            ``sent_id`` -> (TP, FP, FN), in gold order.
+
+        Examples
+        --------
+        >>> import triplebench
+        >>> r = triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt")
+        >>> list(r.per_sentence().items())[:3]
+        [('1', (2, 0, 3)), ('2', (2, 1, 5)), ('3', (0, 3, 13))]
+        """
         s = self.details["sentences"]
         return {i: (a, b, c) for i, a, b, c in zip(s["sent_id"], s["tp"], s["fp"], s["fn"])}
 
@@ -46,47 +61,8 @@ class BenchieResult(Result):
         return lines
 
 
-def prf(tp: Any, fp: Any, fn: Any) -> tuple[Any, Any, Any]:
-    """Precision, recall, F1 as the reference computes them (0 on a zero denominator).
-
-    Works on Python numbers and, element-wise, on float arrays (for the bootstrap).
-    """
-    if isinstance(tp, np.ndarray):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
-            r = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
-            return p, r, np.where(p + r > 0, 2 * (p * r) / (p + r), 0.0)
-    p = 0.0 if tp + fp == 0 else tp / (tp + fp)
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return p, r, (0.0 if p + r == 0 else 2 * (p * r) / (p + r))
-
-
 def _finish(sums: np.ndarray) -> np.ndarray:
     return np.stack(prf(sums[:, 0], sums[:, 1], sums[:, 2]), axis=1)
-
-
-@dataclass
-class Matches:
-    """Per-extraction outcome of matching (also what the error analysis reads).
-
-    Attributes
-    ----------
-    sent_idx : ndarray
-        Gold sentence position per extraction, -1 when not in the gold.
-    is_tp : ndarray of bool
-        The extraction matches a gold realisation of its sentence.
-    credit : ndarray
-        The global synset it credits (-1: none).
-    tp, fp, fn : ndarray
-        Per gold sentence.
-    """
-
-    sent_idx: np.ndarray
-    is_tp: np.ndarray
-    credit: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
 
 
 def _stripped(preds: Predictions) -> tuple[list[str], list[str], list[str]]:
@@ -136,7 +112,7 @@ def _script_counts(slots: list[str], n: int) -> tuple[int, int]:
         return sum(1 for k in range(n) if bad(slots[k]) or bad(slots[n + k]) or bad(slots[2 * n + k]))
 
     not_nfc = 0 if unicodedata.is_normalized("NFC", whole) else rows(lambda t: not unicodedata.is_normalized("NFC", t))
-    has_han = 0 if placement.HAN.search(whole) is None else rows(lambda t: placement.HAN.search(t) is not None)
+    has_han = 0 if HAN.search(whole) is None else rows(lambda t: HAN.search(t) is not None)
     return not_nfc, has_han
 
 
@@ -286,7 +262,7 @@ class Scoring:
                             "as the reference does")
         rows = placement.sample(len(preds)).tolist()
         texts = [f"{preds.subjects[k]} {preds.relations[k]} {preds.objects[k]}" for k in rows]
-        extraction_words = placement.words_of(texts)
+        extraction_words = words_of(texts)
         sent_ids = [preds.sent_ids[k] for k in rows]
         lowercased = placement.lowercased_note(texts, sent_ids, index)
         if lowercased is not None:

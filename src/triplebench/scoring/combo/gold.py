@@ -19,7 +19,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...formats.combo import OVERLAPPING_GOLD, TASKS
-from .predictions import flatten_values, intern_labels, sorted_unique
+from .labels import flatten_values, intern_labels, sorted_unique
 
 
 @dataclass

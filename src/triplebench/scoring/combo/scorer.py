@@ -48,8 +48,9 @@ OPTIONS: tuple[Option, ...] = (
            choices=TASKS),
     Option("prediction", "choice", "auto", "NPC-O predictions are flat (classic metrics and J) or overlapping "
            "(J only); auto: overlapping when some mention has several clusters", choices=PREDICTION),
-    Option("missing", "choice", "error", "gold mentions without a predicted cluster: an error, or each scored as its "
-           "own cluster (singletons); --allow-partial scores them the reference's way", choices=MISSING[:2]),
+    Option("missing", "choice", "error", "gold mentions without a predicted cluster: an error, each scored as its "
+           "own cluster (singletons), or the reference's way (keep: left out of macro recall, counted in micro and "
+           "pairwise recall; what --allow-partial chooses when this is error)", choices=MISSING),
     Option("macro", "choice", "reference", "macro precision under overlapping gold: the reference's count (can "
            "exceed 1) or the paper's Eq. 4 indicator", choices=MACRO),
     ALLOW_PARTIAL,
@@ -138,6 +139,29 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> ComboResult:
     CoverageError
         Predicted mentions unknown to the gold, or gold mentions without a prediction
         (unless ``allow_partial``, or ``missing="singletons"`` for the latter).
+
+    Examples
+    --------
+    Every RPC mention of the validation split in one cluster (a trivial baseline):
+    recall 1, precision the share of the largest gold cluster:
+
+    >>> from triplebench.data import load_records
+    >>> rows = [row for row in load_records("combo", "clusters", "validation") if row["task"] == "rpc"]
+    >>> r = score({"rpc": {row["mention"]: "one" for row in rows}})
+    >>> print(r.format())  # doctest: +ELLIPSIS
+    ComBO · split validation, subtask rpc
+    scores (percent, 2 decimals)
+           macro_p  macro_r macro_f1  micro_p  micro_r micro_f1   pair_p   pair_r  pair_f1      avg
+    rpc       0.00   100.00     0.00     7.11   100.00    13.27     2.21   100.00     4.33     8.80
+    ...
+    coverage: gold mentions 3,462 of 3,462; predicted mentions 3,462 of 3,462
+    ...
+
+    The gold clustering itself, as rows ``{task, mention, cluster}``:
+
+    >>> r = score([{"task": "rpc", "mention": row["mention"], "cluster": row["clusters"][0]} for row in rows])
+    >>> r["rpc.avg"], r["rpc.pair_f1"]
+    (1.0, 1.0)
     """
     opts = validate(OPTIONS, options)
     with data_context(opts):
@@ -213,7 +237,7 @@ def score_gold_as_prediction(*, split: str = "validation", subtask: Any = None) 
 # -- the evaluate module ------------------------------------------------------------------------
 
 
-def from_evaluate(predictions: Any, references: Any, *, gold: Any = None, subtask: Any = None, tasks: Any = None,
+def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None, subtask: Any = None, tasks: Any = None,
                   mentions: Any = None, **options: Any) -> ComboResult:
     """The evaluate module's ``compute``: one example per mention.
 
@@ -223,12 +247,39 @@ def from_evaluate(predictions: Any, references: Any, *, gold: Any = None, subtas
         Per mention its predicted cluster id, or a list of ids (overlapping NPC-O).
     references : list of list of str
         Per mention its gold cluster ids (the ``clusters`` column of the ``clusters`` config).
+    gold : None
+        Not accepted: the gold is ``references``.
     subtask : str, optional
         The subtask of every example; or ``tasks``, one subtask per example (the ``task`` column).
+    tasks : list of str, optional
+        One subtask per example, instead of ``subtask``.
     mentions : list of str, optional
         Mention ids (default: the example number; only named in messages).
     **options
         ``prediction``, ``missing``, ``macro``, ``allow_partial`` (as :func:`score`).
+
+    Returns
+    -------
+    ComboResult
+        As :func:`score`, against the gold the references make (``gold:custom`` in
+        the signature); ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
+
+    Raises
+    ------
+    InputError
+        ``gold=`` given, neither or both of ``subtask`` and ``tasks``, inputs without
+        one entry per example, bad options or a bad clustering.
+
+    Examples
+    --------
+    Every one of 50 NPC-E subject mentions in a cluster of its own (singletons): a
+    perfect macro precision, no pair found:
+
+    >>> from triplebench.data import load_records
+    >>> rows = [row for row in load_records("combo", "clusters", "validation") if row["task"] == "npc_e_subj"][:50]
+    >>> r = from_evaluate([row["mention"] for row in rows], [row["clusters"] for row in rows], subtask="npc_e_subj")
+    >>> {name: round(value, 4) for name, value in r.scores.items() if name.endswith("_f1")}
+    {'npc_e_subj.macro_f1': 0.7797, 'npc_e_subj.micro_f1': 0.8372, 'npc_e_subj.pair_f1': 0.0}
     """
     if gold is not None:
         raise InputError("<gold>", None, "the ComBO evaluate module takes its gold from references=", field="gold")

@@ -315,6 +315,32 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> GenresResult
     CoverageError
         Texts outside the set (or ``gold=``), or triples without a verdict, unless
         ``allow_partial``.
+
+    Examples
+    --------
+    An upstream run reproduced (GPT-4 on CDR: the archived judge's verdicts on its
+    triples), beside the paper's printed row:
+
+    >>> r = score(None, archived_run="cdr/gpt-4/1")
+    >>> print(r.format())  # doctest: +ELLIPSIS
+    GenRES · dataset cdr
+    score       value                         (percent, 1 decimal)
+    FS           97.9
+    GS           49.1
+    #tri 14.3  #tok 9.3  (triples per text; word tokens per triple)
+    paper: FS 97.9  GS 49.1  #tri 14.3  #tok 9.3
+    ours:  FS 97.9  GS 49.1  #tri 14.3  #tok 9.3
+    signature: genres|dataset:cdr|archived_run:cdr/gpt-4/1|scores:FS,GS|gs:paper|data:...
+
+    New triples of one text (``text_id`` 0 of CDR): US and CS with the offline
+    embedder (FS and GS of new triples need a judge server). The two triples say the
+    same, so neither is unique; together they cover the text's gold triple:
+
+    >>> r = score([{"text_id": 0, "triples": [["haloperidol", "induces", "catalepsy"],
+    ...                                       ["catalepsy", "induced by", "haloperidol"]]}],
+    ...           dataset="cdr", scores=["US", "CS"])
+    >>> r.scores
+    {'US': 0.0, 'CS': 1.0}
     """
     from ..significance import with_intervals
 
@@ -435,7 +461,7 @@ def _warnings(opts: dict[str, Any], wanted: list[str], preds: Predictions, cover
 
 def _units(ids: list[str], per_text: dict[str, list[float]]):
     """Texts as bootstrap units: per score a [value, counted] pair (NaN: not counted)."""
-    from ..significance import SummedUnits
+    from ..units import SummedUnits
 
     metrics = [name for name in ALL_SCORES if name in per_text]
     if not ids or not metrics:
@@ -525,6 +551,31 @@ def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None,
         The source texts, one per example (required: they place the example in the set).
     **options
         As :func:`score` (``dataset`` comes from the config name).
+
+    Returns
+    -------
+    GenresResult
+        As :func:`score`; ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
+
+    Raises
+    ------
+    InputError
+        ``texts`` or ``gold`` without one entry per example, bad options or bad triples.
+    CoverageError
+        As :func:`score`.
+
+    Examples
+    --------
+    The gold triples of the first two CDR texts as predictions:
+
+    >>> from triplebench.data import load_records
+    >>> examples = load_records("genres", "cdr", "test")[:2]
+    >>> predictions = [[[t["head"], t["relation"], t["tail"]] for t in e["triples"]] for e in examples]
+    >>> predictions[0]
+    [['catalepsy', 'induced by', 'haloperidol']]
+    >>> r = from_evaluate(predictions, None, texts=[e["text"] for e in examples], dataset="cdr", scores=["US", "CS"])
+    >>> r.scores, r.details["statistics"]["tri"]
+    ({'US': 0.5, 'CS': 1.0}, 2.0)
     """
     if texts is None or len(texts) != len(predictions):
         raise InputError("<predictions>", None, f"texts= needs one source text per example ({len(predictions)})",
