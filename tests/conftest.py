@@ -17,8 +17,8 @@ UPSTREAM = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "u
 
 def upstream_file(repo: str, relpath: str) -> Path:
     """The mirror copy of ``relpath`` in ``repo`` (``owner/name``) at its pinned commit."""
+    from triplebench.registry import BENCHMARKS
     from triplebench.sources import load_pins
-    from triplebench.sources.pins import BENCHMARKS
 
     for benchmark in BENCHMARKS:
         for pin in load_pins(benchmark).files:

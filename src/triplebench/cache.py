@@ -1,11 +1,19 @@
 """The per-user cache: values derived from files, trusted only when they prove it.
 
-:func:`verified_cache` keeps a JSON value in :func:`triplebench.paths.cache_dir` behind a
-header naming the SHA-256 of every source file and of the value's own bytes: a cache
-that was built from other sources (or other code, when the code is listed among the
-sources), was cut short, or does not parse is rebuilt, never trusted. Writes go through
-:func:`triplebench.io.atomic_write_text`; a read-only cache directory means no cache.
-:func:`pack` / :func:`unpack` carry int64 arrays inside such a JSON value.
+Every cache of triplebench that is derived from gold data goes through here:
+
+* :func:`verified_cache` keeps a JSON value behind a header naming the SHA-256 of every
+  source file and of the value's own bytes (:func:`pack` / :func:`unpack` carry int64
+  arrays inside such a value);
+* :func:`verified_arrays` keeps named numpy arrays in one ``.npz`` whose header names
+  the sources' SHA-256, the value's identity and the SHA-256, dtype and shape of every
+  array, plus an optional domain check (sortedness, ranges) of the caller's.
+
+A cache that was built from other sources (or other code, when the code is listed among
+the sources), was cut short, or does not parse is rebuilt, never trusted. Files live in
+:func:`triplebench.paths.cache_dir`, are written through :func:`triplebench.io.atomic_open`
+(a reader never sees half a file), and a read-only cache directory means no cache.
+``TRIPLEBENCH_NO_CACHE`` (any non-empty value) turns every one off for a process.
 """
 
 from __future__ import annotations
@@ -13,11 +21,29 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+#: set (non-empty) to read and write no cache in this process
+NO_CACHE_VARIABLE = "TRIPLEBENCH_NO_CACHE"
+
+
+def enabled() -> bool:
+    """False when ``TRIPLEBENCH_NO_CACHE`` is set: every value is computed afresh."""
+    return not os.environ.get(NO_CACHE_VARIABLE)
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes (read in blocks)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any], version: int) -> Any:
@@ -42,7 +68,9 @@ def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any],
     from .io import atomic_write_text
     from .paths import cache_dir
 
-    digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in sources]
+    if not enabled():
+        return build()
+    digests = [file_digest(path) for path in sources]
     cache = cache_dir() / f"{name}-{hashlib.sha256(''.join(digests).encode()).hexdigest()[:20]}.json"
     try:
         head, body = cache.read_bytes().split(b"\n", 1)
@@ -68,3 +96,76 @@ def pack(array: np.ndarray) -> str:
 def unpack(text: str) -> np.ndarray:
     """The int64 array :func:`pack` wrote (a writable copy)."""
     return np.frombuffer(base64.b64decode(text), dtype="<i8").astype(np.int64)
+
+
+def verified_arrays(name: str, sources: Sequence[Path], identity: Mapping[str, Any],
+                    build: Callable[[], Mapping[str, np.ndarray]], version: int,
+                    check: Callable[[Mapping[str, np.ndarray]], bool] | None = None) -> dict[str, np.ndarray]:
+    """``build()`` (named numpy arrays) through one ``.npz`` of the per-user cache.
+
+    Parameters
+    ----------
+    name : str
+        What the value is, e.g. ``"benchie/en_expanded-default"`` (the file name's prefix;
+        a ``/`` makes a subfolder).
+    sources : sequence of Path
+        Every file the arrays are computed from (a change rebuilds them).
+    identity : mapping
+        JSON-able facts that tell values of the same sources apart (language, facet, ...).
+    build : callable
+        Computes the arrays when the cache cannot prove it holds them. Arrays of strings
+        are kept as unicode arrays; nothing is ever pickled.
+    version : int
+        The layout of the value; bump it when the layout changes.
+    check : callable, optional
+        A domain check of loaded arrays (sortedness, ranges): ``False`` rebuilds.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The arrays ``build()`` returned, or the cached copies.
+
+    Examples
+    --------
+    >>> import numpy as np, pathlib, tempfile, os
+    >>> folder = pathlib.Path(tempfile.mkdtemp()); os.environ["TRIPLEBENCH_CACHE"] = str(folder)
+    >>> source = folder / "gold.txt"; _ = source.write_text("a b c")
+    >>> calls = []
+    >>> def build():
+    ...     calls.append(1)
+    ...     return {"lengths": np.array([1, 1, 1])}
+    >>> [int(verified_arrays("demo", [source], {"facet": "x"}, build, 1)["lengths"].sum()) for _ in range(2)], len(calls)
+    ([3, 3], 1)
+    >>> del os.environ["TRIPLEBENCH_CACHE"]
+    """
+    from .io import atomic_open
+    from .paths import cache_dir
+
+    if not enabled():
+        return dict(build())
+    digests = [file_digest(path) for path in sources]
+    key = json.dumps({"version": version, "sources": digests, "identity": dict(identity)}, sort_keys=True)
+    path = cache_dir() / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:20]}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(str(data["__header__"]))
+            arrays = {n: data[n] for n in header.get("arrays", {})}
+        if header.get("key") == key and header["arrays"] == _describe(arrays) and (check is None or check(arrays)):
+            return arrays
+    except Exception:  # noqa: BLE001 - any unreadable cache (BadZipFile, EOFError, zlib, KeyError, ...) is rebuilt
+        pass
+    arrays = {n: np.asarray(a) for n, a in build().items()}
+    header = json.dumps({"key": key, "arrays": _describe(arrays)})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_open(path, "wb") as handle:
+            np.savez(handle, __header__=np.array(header), **arrays)
+    except OSError:  # a read-only cache directory: work without a cache
+        pass
+    return arrays
+
+
+def _describe(arrays: Mapping[str, np.ndarray]) -> dict[str, list]:
+    """name -> [dtype, shape, sha256 of the bytes] of every array."""
+    return {n: [a.dtype.str, list(a.shape), hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()]
+            for n, a in sorted(arrays.items())}

@@ -10,7 +10,7 @@ Where the files are is decided by :mod:`triplebench.resolver` (explicit data
 directory, ``$TRIPLEBENCH_DATA``, this checkout, the per-user release cache, the
 Hub release of the installed version).
 
-Scorers need the gold in milliseconds, so they read the parquet files directly
+Scorers read the parquet files directly
 with pyarrow (imported on first use) instead of going through
 ``datasets.load_dataset`` (which is what users call, and what the tests check).
 """

@@ -43,10 +43,27 @@ import evaluate
 from .errors import InputError
 from .registry import get
 from .schemas import check_record, is_valid, load_schema
+from .scoring import scorer
 
 
 def reader_required(name: str) -> set[str]:
-    """The top-level keys a reader's JSON Schema requires."""
+    """Return the top-level keys a reader's JSON Schema requires.
+
+    Parameters
+    ----------
+    name : str
+        The schema's name under ``schemas/`` (e.g. ``carb/prediction``).
+
+    Returns
+    -------
+    set of str
+        The schema's ``required`` keys (empty when it has none).
+
+    Examples
+    --------
+    >>> sorted(reader_required("carb/prediction"))
+    ['arguments', 'confidence', 'predicate', 'sentence']
+    """
     return set(load_schema(name).get("required", ()))
 
 
@@ -75,6 +92,15 @@ def feature_schema(feature: Any) -> dict[str, Any]:
     dict
         ``{"type": "string"}`` for a string value, ``{"type": "array", "items": ...}`` for a
         list, an object with every key required for a dict, ``{}`` for anything else.
+
+    Examples
+    --------
+    >>> import datasets
+    >>> feature_schema(datasets.Sequence(datasets.Value("string")))
+    {'type': 'array', 'items': {'type': 'string'}}
+    >>> feature_schema({"sentence": datasets.Value("string"), "confidence": datasets.Value("float64")})  # doctest: +NORMALIZE_WHITESPACE
+    {'type': 'object', 'required': ['sentence', 'confidence'], 'additionalProperties': False,
+     'properties': {'sentence': {'type': 'string'}, 'confidence': {'type': 'number'}}}
     """
     if isinstance(feature, dict):
         return {"type": "object", "required": list(feature), "additionalProperties": False,
@@ -112,6 +138,12 @@ def describe(feature: Any) -> str:
     -------
     str
         ``a string``, ``a list of strings``, ``a dict of sentence (a string), ...``.
+
+    Examples
+    --------
+    >>> import datasets
+    >>> describe({"sentence": datasets.Value("string"), "arguments": datasets.Sequence(datasets.Value("string"))})
+    'a dict of sentence (a string), arguments (a list of strings)'
     """
     if isinstance(feature, dict):
         return "a dict of " + ", ".join(f"{k} ({describe(v)})" for k, v in feature.items())
@@ -168,12 +200,36 @@ def _bad_text(value: Any, path: list[str]) -> tuple[list[str], str, int] | None:
 
 
 class TriplebenchMetric(evaluate.Metric):
-    """Base of the five evaluate modules; subclasses set ``BENCHMARK``."""
+    """Base of the evaluate modules: an ``evaluate.Metric`` over one benchmark's scorer.
+
+    A module file ``metrics/<benchmark>/<benchmark>.py`` subclasses it and sets
+    ``BENCHMARK``; ``evaluate.load`` makes the instance. Examples are checked before
+    ``evaluate`` stores them (see the module docstring), the keywords of ``compute()``
+    are the scorer's options, and ``compute()`` returns
+    :meth:`~triplebench.scoring.result.Result.to_dict` of the scorer's result.
+
+    Parameters
+    ----------
+    config_name : str, optional
+        Sets the scorer's ``MetricSpec.config_option`` (CaRB split, BenchIE language,
+        GenRES dataset); ``None`` or ``"default"``: the scorer's default.
+    keep_in_memory, cache_dir, num_process, process_id, seed, experiment_id, hash, max_concurrent_cache_files, timeout : optional
+        As ``evaluate.EvaluationModule``: where and how the added examples are stored.
+    **kwargs
+        As ``evaluate.EvaluationModule``.
+
+    Examples
+    --------
+    >>> import evaluate
+    >>> carb = evaluate.load("metrics/carb")
+    >>> isinstance(carb, TriplebenchMetric), carb.BENCHMARK
+    (True, 'carb')
+    """
 
     BENCHMARK: str = ""
 
     def _spec(self):
-        return get(self.BENCHMARK).scorer()
+        return scorer(self.BENCHMARK)
 
     def _info(self) -> evaluate.MetricInfo:
         scorer = self._spec()
@@ -269,13 +325,40 @@ class TriplebenchMetric(evaluate.Metric):
         return columns, size
 
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
-        """``evaluate``'s ``add_batch``, after every example is checked (see the module docstring).
+        """Add a batch of examples, after every example is checked (see the module docstring).
+
+        ``evaluate``'s ``add_batch``; ``compute()`` then scores every example added.
+
+        Parameters
+        ----------
+        predictions : list
+            One entry per example (the module's ``predictions`` feature).
+        references : list, optional
+            One entry per example, for a module with a ``references`` feature (ComBO);
+            refused by the modules whose gold is built in.
+        **kwargs
+            Other input columns the module declares (none of the five has any).
 
         Raises
         ------
         InputError
             A column that is not a list of entries, columns of different lengths, or an
             entry that does not fit (naming the input, the example number and the field).
+
+        Examples
+        --------
+        >>> import evaluate
+        >>> carb = evaluate.load("metrics/carb")
+        >>> record = {"sentence": "A CEN forms an important but small part of a Local Strategic Partnership .",
+        ...           "confidence": 0.9, "predicate": "forms",
+        ...           "arguments": ["A CEN", "an important part of a Local Strategic Partnership"]}
+        >>> carb.add_batch(predictions=[record, {**record, "confidence": "high"}])
+        Traceback (most recent call last):
+        ...
+        triplebench.errors.InputError: <predictions>:2: field 'confidence': 'high' is not of type 'number' (schema carb/prediction)
+        >>> carb.add_batch(predictions=[record])
+        >>> carb.compute(subset=True)["scores"]["precision"]
+        1.0
         """
         unknown = [k for k in kwargs if k not in self._feature_names()]
         if unknown:
@@ -291,7 +374,35 @@ class TriplebenchMetric(evaluate.Metric):
         self._examples = self._added + size
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
-        """``evaluate``'s ``add`` of one example, checked as a batch of one (the same errors)."""
+        """Add one example, checked as a batch of one (the same errors).
+
+        ``evaluate``'s ``add``; ``compute()`` then scores every example added.
+
+        Parameters
+        ----------
+        prediction : object
+            The example's ``predictions`` entry.
+        reference : object, optional
+            Its ``references`` entry, for a module with a ``references`` feature (ComBO);
+            refused by the modules whose gold is built in.
+        **kwargs
+            Other input columns the module declares (none of the five has any).
+
+        Raises
+        ------
+        InputError
+            An entry that does not fit, or a reference the module does not take.
+
+        Examples
+        --------
+        >>> import evaluate
+        >>> carb = evaluate.load("metrics/carb")
+        >>> carb.add(prediction={"sentence": "A CEN forms an important but small part of a Local Strategic Partnership .",
+        ...                      "confidence": 0.9, "predicate": "forms",
+        ...                      "arguments": ["A CEN", "an important part of a Local Strategic Partnership"]})
+        >>> carb.compute(subset=True)["scores"]["precision"]
+        1.0
+        """
         if reference is not None and "references" not in self._feature_names():
             self._refuse_references()
         columns = {name: [value] for name, value in {"predictions": prediction, "references": reference, **kwargs}.items()
@@ -306,8 +417,47 @@ class TriplebenchMetric(evaluate.Metric):
         )
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:
-        """``evaluate``'s compute: the inputs checked first, ``references`` refused where the gold
-        is built in (never ignored), and nothing to score an error."""
+        """Score the examples given and added: ``evaluate``'s ``compute``.
+
+        The inputs are checked first, ``references`` are refused where the gold is built
+        in (never ignored), and nothing to score is an error.
+
+        Parameters
+        ----------
+        predictions : list, optional
+            One entry per example, scored with the ones added before.
+        references : list, optional
+            One entry per example, for a module with a ``references`` feature (ComBO).
+        **kwargs
+            The scorer's options (validated as the API and the CLI validate them), and
+            inputs a module takes as keywords (GenRES ``texts``, ComBO ``subtask``).
+
+        Returns
+        -------
+        dict or None
+            :meth:`~triplebench.scoring.result.Result.to_dict` of the scorer's result;
+            ``None`` in the processes of a distributed evaluation other than the first
+            (as ``evaluate``).
+
+        Raises
+        ------
+        InputError
+            Bad inputs or options, references where the gold is built in, nothing to
+            score; the scorer's errors (:class:`~triplebench.errors.CoverageError`).
+
+        Examples
+        --------
+        >>> import evaluate
+        >>> carb = evaluate.load("metrics/carb")
+        >>> record = {"sentence": "A CEN forms an important but small part of a Local Strategic Partnership .",
+        ...           "confidence": 0.9, "predicate": "forms",
+        ...           "arguments": ["A CEN", "an important part of a Local Strategic Partnership"]}
+        >>> out = carb.compute(predictions=[record], subset=True)
+        >>> out["scores"]["precision"], out["coverage"]["gold_sentences"]
+        (1.0, {'placed': 1, 'total': 1})
+        >>> out["signature"]  # doctest: +ELLIPSIS
+        'carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:records|subset:yes|data:...'
+        """
         names = self._feature_names()
         if references is not None and "references" not in names:
             self._refuse_references()
@@ -324,6 +474,33 @@ class TriplebenchMetric(evaluate.Metric):
             self._examples = 0
 
     def _compute(self, predictions: Any = None, references: Any = None, **options: Any) -> dict[str, Any]:
+        """Score the stored examples: the hook ``evaluate``'s ``compute()`` calls.
+
+        The scorer's ``from_evaluate`` with the config name as its ``config_option``.
+
+        Parameters
+        ----------
+        predictions : list, optional
+            Every stored ``predictions`` entry.
+        references : list, optional
+            Every stored ``references`` entry, for a module with that feature.
+        **options
+            The keywords of ``compute()``.
+
+        Returns
+        -------
+        dict
+            :meth:`~triplebench.scoring.result.Result.to_dict` of the scorer's result.
+
+        Examples
+        --------
+        >>> import evaluate
+        >>> benchie = evaluate.load("metrics/benchie", "en")
+        >>> out = benchie._compute([{"sent_id": "1", "subject": "He", "relation": "served as", "object": "Prime Minister"}],
+        ...                        subset=True)
+        >>> out["scores"]["precision"], out["signature"].split("|")[1]
+        (1.0, 'language:en')
+        """
         scorer = self._spec()
         spec = scorer.EVALUATE
         if spec.config_option and self.config_name not in (None, "default") and spec.config_option not in options:

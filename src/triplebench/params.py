@@ -5,8 +5,8 @@ Only the keys triplebench itself reads are interpreted here:
 ``mirror``            root of a mirror laid out as ``github.com/<owner>/<repo>/<commit>/<path>``,
                       relative to the project root; ``$TRIPLEBENCH_MIRROR`` overrides it.
 ``optional_sources``  ``{benchmark: {name: url-or-local-path}}`` for the sources that cannot
-                      be pinned (grouped per benchmark so each fetch stage tracks its own
-                      group; a flat ``{name: ...}`` entry is read too); an empty value
+                      be pinned (grouped per benchmark; a flat ``{name: ...}`` entry is
+                      read too); an empty value
                       means "not provided".
 """
 

@@ -1,5 +1,7 @@
-"""The five benchmarks in one table: what the CLI, the evaluate modules, reports and
-:func:`triplebench.score` derive from.
+"""The benchmarks in one table (:data:`TABLE`): what the pins, builds, release, reports,
+the CLI, the evaluate modules, :func:`triplebench.score`, ``dvc.yaml`` and the tests
+derive from. A low-level table: it imports nothing of triplebench but its errors, and
+:func:`triplebench.scoring.scorer` (not this module) imports a scorer by name.
 
 A scorer module (``triplebench.scoring.<benchmark>``) provides
 
@@ -8,21 +10,15 @@ A scorer module (``triplebench.scoring.<benchmark>``) provides
 * ``score(predictions, *, gold=None, **options) -> Result``: ``predictions`` is a
   path, a list of records, a ``datasets.Dataset`` or an Arrow table; ``gold`` an
   explicit gold (path) instead of the built dataset.
-
-Nothing here imports a scorer until it is used.
+* ``EVALUATE``: the :class:`triplebench.metric_spec.MetricSpec` of its evaluate module,
+  and ``from_evaluate(predictions, references, **options)``.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING
 
 from .errors import InputError
-
-if TYPE_CHECKING:
-    from .options import Option
 
 
 @dataclass(frozen=True)
@@ -62,7 +58,7 @@ class BenchmarkSpec:
     title : str
         Display name.
     module : str
-        The scorer module.
+        The scorer module (``triplebench.scoring.<name>``).
     selectors : tuple of str
         The options that pick the gold (split, language, set, subtask).
     unit : str or None
@@ -76,11 +72,8 @@ class BenchmarkSpec:
         The paper's number style.
     jit : bool
         Its scoring path runs numba kernels (the CLI then imports numba up front,
-        without numba's optional probes). CaRB's and ROBUST's run interpreted until a
-        process has scored long enough to compile them (:mod:`triplebench.kernels.tiers`),
-        BenchIE's are numpy (its ``--errors`` is numba).
-    jit_resampling : bool
-        Its bootstrap (``--bootstrap``, ``compare``) runs numba kernels (CaRB).
+        without numba's optional probes). BenchIE's point estimate is numpy (its
+        ``--errors`` is numba).
     """
 
     name: str
@@ -92,34 +85,43 @@ class BenchmarkSpec:
     headline: tuple[str, ...]
     display: Display
     jit: bool = True
-    jit_resampling: bool = False
-
-    def scorer(self) -> ModuleType:
-        """The scorer module (imported on first use)."""
-        return importlib.import_module(self.module)
-
-    def options(self) -> tuple[Option, ...]:
-        """The scorer's option declarations."""
-        return tuple(self.scorer().OPTIONS)
 
 
-REGISTRY: dict[str, BenchmarkSpec] = {
-    spec.name: spec
-    for spec in (
-        BenchmarkSpec("carb", "CaRB", "triplebench.scoring.carb", ("split",), "sentence", "f1",
-                      ("auc", "precision", "recall", "f1"), Display(False, 3), jit=False, jit_resampling=True),
-        BenchmarkSpec("benchie", "BenchIE", "triplebench.scoring.benchie", ("language", "facet"), "sentence", "f1",
-                      ("precision", "recall", "f1"), Display(False, 2), jit=False),
-        BenchmarkSpec("robust", "ROBUST", "triplebench.scoring.robust", (), "clique", "robust_f1",
-                      ("robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"), Display(False, 3),
-                      jit=False),
-        BenchmarkSpec("genres", "GenRES", "triplebench.scoring.genres", ("dataset",), "text", "FS",
-                      ("TS", "US", "FS", "GS", "CS"), Display(True, 1)),
-        BenchmarkSpec("combo", "ComBO", "triplebench.scoring.combo", ("split", "subtask"), None, "npc_e_subj.avg",
-                      ("npc_e_subj.avg", "npc_e_obj.avg", "rpc.avg", "npc_o_subj.avg", "npc_o_subj.j_avg",
-                       "npc_o_obj.avg", "npc_o_obj.j_avg"), Display(True, 2)),
-    )
+#: The benchmarks, in build order: name -> the fields of its :class:`BenchmarkSpec`.
+#: The one list of benchmarks: everything else (pins, builds, release, reports, the CLI,
+#: the tests, ``dvc.yaml``'s ``foreach`` stages) derives from it. It is a literal so that
+#: DVC reads the same table (``vars: - src/triplebench/registry.py:TABLE`` in dvc.yaml).
+#: A benchmark's code lives under its own name: ``triplebench.formats.<name>``,
+#: ``triplebench.builders.<name>``, ``triplebench.scoring.<name>`` (``score``, ``OPTIONS``,
+#: ``EVALUATE``), optionally ``triplebench.reports.<name>``; its data files are
+#: ``sources/pins/<name>.toml``, ``schemas/<name>/``, ``datasets/<name>/README.md`` and
+#: ``metrics/<name>/``.
+TABLE = {
+    "carb": {"title": "CaRB", "selectors": ["split"], "unit": "sentence", "main_score": "f1",
+             "headline": ["auc", "precision", "recall", "f1"], "percent": False, "decimals": 3},
+    "benchie": {"title": "BenchIE", "selectors": ["language", "facet"], "unit": "sentence", "main_score": "f1",
+                "headline": ["precision", "recall", "f1"], "percent": False, "decimals": 2, "jit": False},
+    "robust": {"title": "ROBUST", "selectors": [], "unit": "clique", "main_score": "robust_f1",
+               "headline": ["robust_auc", "robust_precision", "robust_recall", "robust_f1", "carb_f1"],
+               "percent": False, "decimals": 3},
+    "genres": {"title": "GenRES", "selectors": ["dataset"], "unit": "text", "main_score": "FS",
+               "headline": ["TS", "US", "FS", "GS", "CS"], "percent": True, "decimals": 1},
+    "combo": {"title": "ComBO", "selectors": ["split", "subtask"], "unit": None, "main_score": "npc_e_subj.avg",
+              "headline": ["npc_e_subj.avg", "npc_e_obj.avg", "rpc.avg", "npc_o_subj.avg", "npc_o_subj.j_avg",
+                           "npc_o_obj.avg", "npc_o_obj.j_avg"], "percent": True, "decimals": 2},
 }
+
+
+def spec_from_table(name: str, fields: dict) -> BenchmarkSpec:
+    """The :class:`BenchmarkSpec` of one :data:`TABLE` entry."""
+    return BenchmarkSpec(
+        name, fields["title"], fields.get("module", f"triplebench.scoring.{name}"), tuple(fields["selectors"]),
+        fields["unit"], fields["main_score"], tuple(fields["headline"]), Display(fields["percent"], fields["decimals"]),
+        jit=fields.get("jit", True),
+    )
+
+
+REGISTRY: dict[str, BenchmarkSpec] = {name: spec_from_table(name, fields) for name, fields in TABLE.items()}
 
 BENCHMARKS: tuple[str, ...] = tuple(REGISTRY)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .io import atomic_write_text
 from .paths import project_root, reports_dir
-from .sources import BENCHMARKS
+from .registry import BENCHMARKS
 
 STATE = Path(".triplebench") / "last-summary.json"
 

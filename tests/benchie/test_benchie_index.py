@@ -9,6 +9,7 @@ import zipfile
 import numpy as np
 import pytest
 
+from triplebench import cache
 from triplebench.errors import InputError
 from triplebench.scoring.benchie import index as idx
 from triplebench.scoring.benchie import score
@@ -42,33 +43,32 @@ def test_cache_roundtrip(zh_cache):
 
 
 def _rewrite(path, change) -> None:
-    """Load the cache's arrays, apply ``change`` (may edit meta or arrays), save a well-formed npz."""
+    """Load the cache's arrays, apply ``change`` (may edit the header or arrays), save a well-formed npz."""
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
-    meta = json.loads(str(arrays["meta"]))
-    change(arrays, meta)
-    arrays["meta"] = np.array(json.dumps(meta))
+    header = json.loads(str(arrays.pop("__header__")))
+    change(arrays, header)
     with open(path, "wb") as handle:
-        np.savez(handle, **arrays)
+        np.savez(handle, __header__=np.array(json.dumps(header)), **arrays)
 
 
-def _shuffle_keys(arrays, meta):
+def _shuffle_keys(arrays, header):
     rng = np.random.default_rng(0)
     arrays["strip_keys"] = rng.permutation(arrays["strip_keys"])
 
 
-def _shuffle_and_fix_checksum(arrays, meta):
-    _shuffle_keys(arrays, meta)
-    meta["crc32"] = idx._checksum(arrays)
+def _shuffle_and_fix_checksum(arrays, header):
+    _shuffle_keys(arrays, header)
+    header["arrays"] = cache._describe(arrays)  # a forged header: only the index's own invariants catch it
 
 
-def _halve(arrays, meta):
+def _halve(arrays, header):
     for name in ("strip_keys", "strip_vals"):
         arrays[name] = arrays[name][: len(arrays[name]) // 2]
 
 
-def _other_gold(arrays, meta):
-    meta["digest"] = "0" * 64
+def _other_gold(arrays, header):
+    header["key"] = header["key"].replace('"facet": "default"', '"facet": "C"')
 
 
 @pytest.mark.parametrize("corrupt", [

@@ -9,8 +9,8 @@ import datasets
 import pytest
 
 from triplebench.builders.writer import builder_module
+from triplebench.registry import BENCHMARKS
 from triplebench.schemas import load_schema
-from triplebench.sources import BENCHMARKS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DTYPE = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}

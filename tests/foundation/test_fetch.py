@@ -120,7 +120,7 @@ def test_unknown_optional_source_name(mirror: Path, tmp_path: Path) -> None:
 
 def test_pins_match_the_mirror_manifest(upstream: Path) -> None:
     """Every pin is exactly a row of MANIFEST.tsv (sha256, size, path)."""
-    from triplebench.sources import BENCHMARKS
+    from triplebench.registry import BENCHMARKS
 
     manifest = {}
     for line in (upstream / "MANIFEST.tsv").read_text().splitlines():

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from triplebench.registry import BENCHMARKS
+from triplebench.scoring import scorer
+
 ROOT = Path(__file__).resolve().parents[2]
-BENCHMARKS = ("carb", "robust", "benchie", "genres", "combo")
 
 
 def examples(benchmark: str) -> str:
@@ -175,12 +177,10 @@ BAD_EXAMPLES = {
 }
 
 
-@pytest.mark.parametrize("name", ("carb", "benchie", "combo", "genres"))
+@pytest.mark.parametrize("name", BENCHMARKS)
 def test_metric_card_names_the_schemas_its_module_checks(name: str) -> None:
-    from triplebench.registry import get
-
     card = " ".join((ROOT / "metrics" / name / "README.md").read_text(encoding="utf-8").split())
-    spec = get(name).scorer().EVALUATE
+    spec = scorer(name).EVALUATE
     for schema in spec.schemas.values():
         assert f"schemas/{schema}.schema.json" in card, f"metrics/{name}/README.md does not name {schema}"
     assert "checked before `evaluate` stores" in card and "`InputError`" in card

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from triplebench.params import optional_locations
-from triplebench.sources import BENCHMARKS, load_pins
+from triplebench.registry import BENCHMARKS
+from triplebench.sources import load_pins
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -154,8 +155,8 @@ def test_provided_optional_source_is_hashed_locked_and_built(scratch: Path, upst
     assert provided and provided[0]["sha256"] == hashlib.sha256(annotations.read_bytes()).hexdigest()
     assert record["missing"] == []
     lock = yaml.safe_load((scratch / "dvc.lock").read_text())
-    locked = lock["stages"]["fetch@robust"]["params"]["params.yaml"]["optional_sources.robust"]
-    assert locked["robust_annotations"] == str(annotations)
+    locked = lock["stages"]["fetch@robust"]["params"]["params.yaml"]["optional_sources"]
+    assert locked["robust"]["robust_annotations"] == str(annotations)
     assert (scratch / "datasets" / "robust" / "data" / "cliques").is_dir()
     summary = run([str(BIN / "triplebench"), "summary"], scratch).stdout
     assert "robust: robust_annotations" not in summary and "cliques" in summary

@@ -33,14 +33,15 @@ def _benchmarks() -> tuple[str, ...]:
 
 #: dynamic import sites: (module, source text of the name argument) -> (the module it
 #: imports, formatted with the stage's benchmark or every benchmark when the stage has
-#: none; the method names whose call elsewhere reaches it, or None when always reached)
+#: none, ``module:function`` when only that function of it runs; the method names whose
+#: call elsewhere reaches it, or None when always reached)
 DYNAMIC = {
     ("triplebench.builders.writer", "f'{__package__}.{benchmark}'"): ("triplebench.builders.{benchmark}", None),
-    ("triplebench.cli.pipeline", "name"): ("triplebench.reports.{benchmark}", None),
+    # ``triplebench report BENCH`` runs the report module's ``main``; the index its ``index_part``
+    ("triplebench.cli.pipeline", "name"): ("triplebench.reports.{benchmark}:main", None),
+    ("triplebench.reports", "module"): ("triplebench.reports.{benchmark}:index_part", None),
     ("triplebench.cli.scoring", "name"): ("triplebench.scoring.{benchmark}", None),
-    # ``BenchmarkSpec.scorer()`` (and ``.options()``, which calls it) import the scorer:
-    # reached when some other module of the closure calls one of them
-    ("triplebench.registry", "self.module"): ("triplebench.scoring.{benchmark}", {"scorer", "options"}),
+    ("triplebench.scoring", "get(benchmark).module"): ("triplebench.scoring.{benchmark}", None),
 }
 
 
@@ -153,7 +154,7 @@ def _imports(path: Path, name: str, function: str | None, variables: dict[str, s
             if called:
                 closure.calls.setdefault(name, set()).add(called)
             if _is_import_module(node):
-                found.update((module, None) for module in _dynamic(name, node, variables, closure))
+                found.update(_dynamic(name, node, variables, closure))
     return found
 
 
@@ -184,10 +185,11 @@ def _is_import_module(node: ast.Call) -> bool:
         isinstance(func, ast.Name) and func.id in {"import_module", "__import__"})
 
 
-def _dynamic(module: str, node: ast.Call, variables: dict[str, str], closure: Closure) -> set[str]:
+def _dynamic(module: str, node: ast.Call, variables: dict[str, str], closure: Closure) -> set[tuple[str, str | None]]:
+    """(module, function or None) pairs a dynamic import site reaches (see :data:`DYNAMIC`)."""
     argument = node.args[0] if node.args else None
     if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-        return {argument.value}
+        return {(argument.value, None)}
     text = ast.unparse(argument) if argument is not None else ""
     rule = DYNAMIC.get((module, text))
     if rule is None:
@@ -195,11 +197,17 @@ def _dynamic(module: str, node: ast.Call, variables: dict[str, str], closure: Cl
         return set()
     template, triggers = rule
     benchmarks = [variables["benchmark"]] if "benchmark" in variables else _benchmarks()
-    modules = {template.format(benchmark=b) for b in benchmarks}
+    modules = {_entry(template.format(benchmark=b)) for b in benchmarks}
     if triggers is None:
         return modules
     closure.deferred.append((module, triggers, modules))
     return set()
+
+
+def _entry(target: str) -> tuple[str, str | None]:
+    """``"module"`` -> (module, None): all of it; ``"module:function"`` -> that function and what it calls."""
+    module, _, function = target.partition(":")
+    return module, function or None
 
 
 def closure(entries: list[tuple[str, str | None]], variables: dict[str, str]) -> Closure:
@@ -230,7 +238,7 @@ def _wake(result: Closure, todo: list[tuple[str, str | None]]) -> bool:
     for site, triggers, modules in list(result.deferred):
         if any(triggers & names for module, names in result.calls.items() if module != site):
             result.deferred.remove((site, triggers, modules))
-            todo.extend((module, None) for module in modules)
+            todo.extend(modules)
     return bool(todo)
 
 
@@ -252,3 +260,60 @@ def stage_entries(cmd: str | list[str]) -> tuple[list[tuple[str, str | None]], d
         else:
             raise ValueError(f"cannot tell the entry module of the command {line!r}")
     return entries, variables
+
+
+# -- the code dependencies dvc.yaml lists: derived from the closure ---------------------------------
+
+
+def code_deps(files: set[Path]) -> list[str]:
+    """The shortest list of ``dvc.yaml`` paths that is exactly ``files``: a package folder when every
+    module in it (subfolders included) is in ``files``, the single modules otherwise."""
+    chosen: list[str] = []
+
+    def visit(folder: Path) -> None:
+        for child in sorted(folder.iterdir()):
+            if child.is_dir() and (child / "__init__.py").is_file():
+                modules = [m for m in child.rglob("*.py") if "__pycache__" not in m.parts]
+                if all(m in files for m in modules):
+                    chosen.append(str(child.relative_to(ROOT)))
+                else:
+                    visit(child)
+            elif child.suffix == ".py" and child in files:
+                chosen.append(str(child.relative_to(ROOT)))
+
+    visit(SRC / PACKAGE)
+    return chosen
+
+
+def derived_deps(stage_cmd: str | list[str]) -> list[str]:
+    """The code dependencies of a stage command, as :func:`code_deps` lists them."""
+    return code_deps(closure(*stage_entries(stage_cmd)).files)
+
+
+def rewrite(text: str, stage: str, deps: list[str]) -> str:
+    """``dvc.yaml`` text with the ``src/`` entries of ``stage``'s ``deps:`` replaced by ``deps``
+    (other entries and every comment kept, in place)."""
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.rstrip() == f"  {stage}:")
+    at = next(i for i in range(start + 1, len(lines)) if lines[i].strip() == "deps:")
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())] + "  "
+    end = at + 1
+    while end < len(lines) and lines[end].startswith(indent + "- "):
+        end += 1
+    kept = [line for line in lines[at + 1: end] if not line.strip().startswith("- src/")]
+    return "".join(lines[: at + 1] + kept + [f"{indent}- {dep}\n" for dep in deps] + lines[end:])
+
+
+if __name__ == "__main__":  # python tests/pipeline/closure.py: rewrite dvc.yaml's report-stage code deps
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from stages import stages
+
+    dvc_yaml = ROOT / "dvc.yaml"
+    text = dvc_yaml.read_text(encoding="utf-8")
+    for name, found in sorted(stages().items()):
+        if "@" not in name:
+            text = rewrite(text, name, derived_deps(found.cmd))
+    dvc_yaml.write_text(text, encoding="utf-8")
+    print(f"rewrote the code dependencies of every stage outside the foreach templates in {dvc_yaml}")

@@ -18,6 +18,7 @@ from huggingface_hub import DatasetCard, RepoCard
 from triplebench.cli.main import main
 from triplebench.errors import TripleBenchError
 from triplebench.release import publish, tree, versioning
+from triplebench.sources.pins import load_pins
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -81,7 +82,7 @@ def test_space_folders_have_evaluates_space_yaml_app_and_pinned_requirements(ful
 def test_tacred_text_is_left_out_unless_asked(full_tree: tree.ReleaseTree, tmp_path: Path) -> None:
     genres = full_tree.root / "datasets" / "genres"
     assert not (genres / "data" / "tacred").exists()
-    assert full_tree.left_out["genres"] == {"tacred": tree.BUILD_LOCALLY}
+    assert full_tree.left_out["genres"] == {"tacred": load_pins("genres").restricted.why}
     carrying = []
     for parquet in sorted((ROOT / "datasets" / "genres" / "data").rglob("*.parquet")):
         table = pq.read_table(parquet)

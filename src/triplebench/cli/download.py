@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import TripleBenchError
 from ..io import replace_directory, staging_directory
-from ..release.tree import BENCHMARKS
+from ..registry import BENCHMARKS
 from ..resolver import fetch_hub_release, hub_org, installed_version, release_cache
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import InputError
 from ..options import COMPARE, METRIC, PAIRED_BOOTSTRAP, Option, add_arguments, from_namespace, validate
 from ..registry import REGISTRY, BenchmarkSpec
+from ..scoring import scorer as scorer_of
 
 
 def extras(benchmark: str) -> ModuleType | None:
@@ -41,7 +42,7 @@ def _common_flags(parser: argparse.ArgumentParser) -> None:
 
 def configure_score(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> None:
     """Flags of ``triplebench score <benchmark>``."""
-    scorer = spec.scorer()
+    scorer = scorer_of(spec.name)
     parser.description = (scorer.__doc__ or "").strip().split("\n\n")[0]
     parser.add_argument("predictions", nargs="*", metavar="FILE[:FORMAT]",
                         help="prediction files (several: one table, one row per file; globs are expanded); "
@@ -53,7 +54,7 @@ def configure_score(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> Non
 
 def configure_compare(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> None:
     """Flags of ``triplebench compare <benchmark>``."""
-    scorer = spec.scorer()
+    scorer = scorer_of(spec.name)
     parser.description = f"Paired bootstrap over {spec.unit}s of the difference of one {spec.title} score between systems A and B."
     parser.add_argument("a", metavar="A[:FORMAT]", help="predictions of system A (FILE:FORMAT: its own format)")
     parser.add_argument("b", metavar="B[:FORMAT]", nargs="+",
@@ -78,7 +79,7 @@ def file_format(spec: BenchmarkSpec, path: str, options: dict[str, Any]) -> tupl
     colon that is one of the benchmark's formats names the format of the file before it.
     """
     name, colon, fmt = path.rpartition(":")
-    formats = next((o.choices for o in spec.options() if o.name == "fmt"), ())
+    formats = next((o.choices for o in scorer_of(spec.name).OPTIONS if o.name == "fmt"), ())
     if colon and fmt in formats and not os.path.exists(path):
         return name, {**options, "fmt": fmt}
     return path, options
@@ -87,7 +88,7 @@ def file_format(spec: BenchmarkSpec, path: str, options: dict[str, Any]) -> tupl
 def _score_all(spec: BenchmarkSpec, args: argparse.Namespace, files: list[str], options: dict[str, Any]) -> list[tuple[str, Any]]:
     module = extras(spec.name)
     named = module.inputs(args) if module and hasattr(module, "inputs") else None
-    scorer = spec.scorer()
+    scorer = scorer_of(spec.name)
     if named is not None:
         return [(name, scorer.score(predictions, gold=args.gold, **options)) for name, predictions in named]
     if not files:
@@ -108,7 +109,7 @@ def _labels(names: list[str]) -> list[str]:
 
 
 def import_numba_without_optional_probes() -> None:
-    """Import numba without the probes of scipy and of cffi (~0.28 s of every CLI call).
+    """Import numba without the probes of scipy and of cffi (time every CLI call would spend on them).
 
     At start-up numba imports ``scipy`` to check its version and
     ``scipy.linalg.cython_blas`` to learn whether ``np.dot`` and ``np.linalg`` may be
@@ -136,8 +137,8 @@ def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     """Score every file; print one result or one table."""
     from ..scoring.result import format_many
 
-    options = from_namespace(spec.options(), args)
-    validate(spec.options(), options)  # every option checked before any file is read or model loaded
+    options = from_namespace(scorer_of(spec.name).OPTIONS, args)
+    validate(scorer_of(spec.name).OPTIONS, options)  # every option checked before any file is read or model loaded
     named = _score_all(spec, args, _expand(args.predictions), options)
     if args.json:
         dicts = [{"system": name, **result.to_dict()} for name, result in named]
@@ -154,7 +155,7 @@ def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
 
 def _compare_options(spec: BenchmarkSpec) -> list[Option]:
     """The scorer's options with the paired ``bootstrap`` (at least 1) for the scorer's, and ``metric``."""
-    return [o for o in spec.options() if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "bootstrap")]
+    return [o for o in scorer_of(spec.name).OPTIONS if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "bootstrap")]
 
 
 def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
@@ -165,7 +166,7 @@ def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     given = from_namespace(declared, args)
     checked = validate(declared, given, where="compare")  # every option checked before any file is read
     options = {k: v for k, v in given.items() if k not in ("metric", "bootstrap")}
-    scorer = spec.scorer()
+    scorer = scorer_of(spec.name)
     a_path, a_options = file_format(spec, args.a, options)
     a = scorer.score(a_path, gold=args.gold, **a_options)
     outputs = []
@@ -186,12 +187,6 @@ def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
 SCORING_COMMANDS = ("score", "compare")
 
 
-def _asks_for_bootstrap(arg: str) -> bool:
-    """``--bootstrap``, ``--bootstrap=N`` or an abbreviation argparse accepts (``--boot N``)."""
-    name = arg.split("=", 1)[0]
-    return len(name) > 2 and "--bootstrap".startswith(name)
-
-
 def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     """``score`` and ``compare`` with one sub-command per registered benchmark.
 
@@ -199,8 +194,7 @@ def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
     a call never imports the other four scorers.
     """
     chosen = argv[1] if len(argv) > 1 and argv[0] in SCORING_COMMANDS else None
-    resampling = argv[:1] == ["compare"] or any(map(_asks_for_bootstrap, argv))
-    if chosen in REGISTRY and (REGISTRY[chosen].jit or (resampling and REGISTRY[chosen].jit_resampling)):
+    if chosen in REGISTRY and REGISTRY[chosen].jit:
         import_numba_without_optional_probes()
     for command, text, configure, run in (
         ("score", "score predictions against a benchmark", configure_score, run_score),

@@ -6,9 +6,9 @@ Layout (one git repository for git targets; one Hub repo per folder for ``hf://`
     metrics/<benchmark>/<benchmark>.py, README.md, app.py, requirements.txt
     .gitattributes
 
-Restricted text (TACRED, distributed by the LDC) is left out unless asked for: the
-``tacred`` config of GenRES is dropped and its rows are removed from every other
-config that carries them (rows whose ``set`` is ``tacred``).
+Restricted text (a benchmark's pins declare it: GenRES's TACRED, distributed by the LDC)
+is left out unless asked for: the restricted config is dropped and its rows are removed
+from every other config that carries them.
 """
 
 from __future__ import annotations
@@ -19,22 +19,13 @@ from pathlib import Path
 
 from ..errors import TripleBenchError
 from ..io import atomic_write_text
+from ..registry import BENCHMARKS, REGISTRY
+from ..sources.pins import Restricted, load_pins
 from . import cards
-
-#: benchmarks released, in order
-BENCHMARKS = ("carb", "benchie", "robust", "genres", "combo")
 
 #: how Hub repos mark parquet files as LFS (the line ``huggingface_hub`` repos start with)
 GITATTRIBUTES = "*.parquet filter=lfs diff=lfs merge=lfs -text\n"
 
-#: benchmark -> (config whose every row is restricted, column, value marking restricted rows elsewhere)
-RESTRICTED = {"genres": ("tacred", "set", "tacred")}
-
-BUILD_LOCALLY = (
-    "TACRED text is licensed by the LDC (LDC2018T24) and is not redistributed. Build it locally: "
-    "obtain TACRED from the LDC, clone this project, then `make` (`dvc repro validate_genres`) builds every "
-    "GenRES config, including this one, from the pinned upstream files."
-)
 
 
 @dataclass
@@ -45,12 +36,6 @@ class ReleaseTree:
     version: str
     left_out: dict[str, dict[str, str]] = field(default_factory=dict)
     filtered: dict[str, list[str]] = field(default_factory=dict)
-
-
-def _title(benchmark: str) -> str:
-    from ..registry import REGISTRY
-
-    return REGISTRY[benchmark].title if benchmark in REGISTRY else benchmark
 
 
 def _filter_restricted(source: Path, target: Path, column: str, value: str) -> bool:
@@ -79,14 +64,14 @@ def _dataset(root: Path, out: Path, benchmark: str, version: str, changes: str, 
     if not card.is_file():
         raise TripleBenchError(f"{card}: missing; build the datasets first (`make`)")
     meta, _ = cards.split_card(card.read_text(encoding="utf-8"), str(card))
-    restricted = None if include_restricted else RESTRICTED.get(benchmark)
+    restricted: Restricted | None = None if include_restricted else load_pins(benchmark).restricted
     left_out: dict[str, str] = {}
     filtered: list[str] = []
     target = out / "datasets" / benchmark
     for entry in meta.get("configs", []):
         name = entry["config_name"]
-        if restricted and name == restricted[0]:
-            left_out[name] = BUILD_LOCALLY
+        if restricted and name == restricted.config:
+            left_out[name] = restricted.why
             continue
         for data_file in entry["data_files"]:
             src = source / data_file["path"]
@@ -94,15 +79,15 @@ def _dataset(root: Path, out: Path, benchmark: str, version: str, changes: str, 
                 raise TripleBenchError(f"{src}: declared by {card} but not built; run `make` first")
             dst = target / data_file["path"]
             dst.parent.mkdir(parents=True, exist_ok=True)
-            if restricted and _filter_restricted(src, dst, restricted[1], restricted[2]):
+            if restricted and _filter_restricted(src, dst, restricted.column, restricted.value):
                 filtered.append(name)
             elif not restricted:
                 shutil.copyfile(src, dst)
     text = cards.dataset_card(card.read_text(encoding="utf-8"), benchmark=benchmark, version=version, changes=changes, left_out=left_out)
-    if filtered:
+    if filtered and restricted:
         text += (
             f"\n## Rows left out\n\nIn this release the configs {', '.join(f'`{n}`' for n in sorted(set(filtered)))} "
-            f"have no TACRED rows (`{restricted[1]} == '{restricted[2]}'`). {BUILD_LOCALLY}\n"
+            f"have no {restricted.config.upper()} rows (`{restricted.column} == '{restricted.value}'`). {restricted.why}\n"
         )
     atomic_write_text(target / "README.md", text)
     atomic_write_text(target / ".gitattributes", GITATTRIBUTES)
@@ -120,7 +105,7 @@ def _space(root: Path, out: Path, benchmark: str, version: str) -> None:
     target = out / "metrics" / benchmark
     target.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(module, target / module.name)
-    atomic_write_text(target / "README.md", cards.space_card(card.read_text(encoding="utf-8"), benchmark=benchmark, title=_title(benchmark)))
+    atomic_write_text(target / "README.md", cards.space_card(card.read_text(encoding="utf-8"), benchmark=benchmark, title=REGISTRY[benchmark].title))
     atomic_write_text(target / "app.py", cards.space_app(benchmark))
     atomic_write_text(target / "requirements.txt", cards.space_requirements(version))
 

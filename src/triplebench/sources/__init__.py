@@ -8,7 +8,7 @@
 * :mod:`.raw`   - read access to a fetched raw area for the builders.
 """
 
-from .pins import BENCHMARKS, BenchmarkPins, OptionalSource, Pin, load_pins
+from .pins import BenchmarkPins, OptionalSource, Pin, load_pins
 from .raw import RawDir
 
-__all__ = ["BENCHMARKS", "BenchmarkPins", "OptionalSource", "Pin", "RawDir", "load_pins"]
+__all__ = ["BenchmarkPins", "OptionalSource", "Pin", "RawDir", "load_pins"]

@@ -155,7 +155,7 @@ def fetch(
 
 def _other_benchmarks_optional(benchmark: str) -> set[str]:
     """Optional-source names declared by the other benchmarks (params.yaml lists all)."""
-    from .pins import BENCHMARKS
+    from ..registry import BENCHMARKS
 
     names: set[str] = set()
     for other in BENCHMARKS:

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-PINS_DIR = Path(__file__).resolve().parent / "pins"
+from ..registry import BENCHMARKS
 
-#: Every benchmark triplebench packages, in build order.
-BENCHMARKS: tuple[str, ...] = ("carb", "benchie", "robust", "genres", "combo")
+PINS_DIR = Path(__file__).resolve().parent / "pins"
 
 
 @dataclass(frozen=True)
@@ -67,6 +66,26 @@ class OptionalSource:
 
 
 @dataclass(frozen=True)
+class Restricted:
+    """Licensed text a public release leaves out (``[restricted]`` of the pins file).
+
+    Attributes
+    ----------
+    config : str
+        The config whose every row is restricted (dropped from a release).
+    column, value : str
+        Rows of the other configs whose ``column`` equals ``value`` are removed too.
+    why : str
+        What the release card says instead, and how to build the data locally.
+    """
+
+    config: str
+    column: str
+    value: str
+    why: str
+
+
+@dataclass(frozen=True)
 class BenchmarkPins:
     """A benchmark's pinned upstream files, optional sources and card metadata (``sources/<benchmark>.yaml``)."""
     benchmark: str
@@ -76,6 +95,7 @@ class BenchmarkPins:
     citation: str
     files: tuple[Pin, ...]
     optional: tuple[OptionalSource, ...]
+    restricted: Restricted | None = None
 
     @property
     def upstream_commits(self) -> dict[str, str]:
@@ -121,4 +141,5 @@ def load_pins(benchmark: str) -> BenchmarkPins:
         citation=data["citation"].strip(),
         files=files,
         optional=optional,
+        restricted=Restricted(**data["restricted"]) if "restricted" in data else None,
     )

@@ -55,7 +55,7 @@ class Loaded:
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while many small objects are built
-    (collections over the caller's heap otherwise dominate reading time)."""
+    (each collection would walk the caller's whole heap)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -197,8 +197,7 @@ def _from_table(table: Any, source: str) -> Extractions:
 
 def _shared_strings(column: Any) -> list[str]:
     """A string column as a list holding one object per distinct string, as the file readers
-    intern sentences: grouping then hashes each sentence once, not once per extraction
-    (the Arrow input was ~1.3x slower than records without it)."""
+    intern sentences: grouping then hashes each sentence once, not once per extraction."""
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(column).combine_chunks()

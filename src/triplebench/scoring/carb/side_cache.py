@@ -1,10 +1,10 @@
 """An encoded gold side (:class:`~.engine.GoldSide`) through the per-user verified cache.
 
-Tokenising a built gold costs more than loading it: CaRB's and ROBUST's scorers keep the
-encoded arrays and the vocabulary their ids refer to in :func:`triplebench.cache.verified_cache`,
-keyed by the parquet file and by the code that encodes (the engine, the kernels' modes and
-flags, this module and the caller's module), so a process's first score does not
-re-tokenise the gold and a change of either rebuilds it.
+CaRB's and ROBUST's scorers keep the encoded arrays and the vocabulary their ids refer
+to in :func:`triplebench.cache.verified_cache`, keyed by the parquet file and by the
+code that encodes (the engine, the kernels' modes and flags, this module and the
+caller's module), so a process's first score does not re-tokenise the gold and a
+change of either rebuilds it.
 """
 
 from __future__ import annotations

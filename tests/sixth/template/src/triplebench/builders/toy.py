@@ -1,0 +1,16 @@
+"""The toy benchmark's dataset: one config, ``triples``, with one ``test`` split."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..formats.toy import read_triples
+from ..sources import RawDir
+from . import ConfigSpec, Table
+
+CONFIGS = (ConfigSpec("triples", schema="toy/triple", splits=("test",), description="a row = one gold triple"),)
+
+
+def build(raw: RawDir) -> Iterable[Table]:
+    """The gold triples of the fetched file."""
+    yield Table("triples", "test", read_triples(raw.path("gold.tsv")))
