@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import datasets
@@ -103,7 +104,8 @@ def test_a_score_on_the_authors_gold_says_so_in_its_signature(monkeypatch):
              "original": {"sentence_id": 0, "sentence": "John loves Mary .",
                           "extractions": [{"predicate": "loves", "arguments": ["John", "Mary"]}]},
              "paraphrases": []}]
-    monkeypatch.setattr(robust, "_built_cliques", lambda: (gold, None))  # what the build writes for the override
+    engine = importlib.import_module("triplebench.scoring.robust.scorer")  # the module, not the scorer() it exports
+    monkeypatch.setattr(engine, "_built_cliques", lambda: (gold, None))  # what the build writes for the override
     result = robust.RobustScorer().score([{"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves",
                                            "arguments": ["John", "Mary"]}])
     assert "|gold:authors|" in result.signature and result["carb_f1"] == 1.0

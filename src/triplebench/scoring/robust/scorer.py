@@ -1,35 +1,7 @@
-"""ROBUST: CaRB per sentence, worst sentence per clique, averaged over cliques.
-
-Follows ``src/robust_scorer.py`` of ``qijimrc/ROBUST``:
-
-1. every sentence of a clique (the original and each paraphrase) is CaRB-scored
-   *on its own* (its own confidence thresholds) with the default matcher
-   ``binary_linient_tuple_match``: all sentences of all cliques go through the CaRB
-   engine (:func:`triplebench.scoring.carb.engine.evaluate`) in one call, one
-   *problem* per sentence;
-2. each sentence's (AUC, P, R, F1) is rounded to 3 decimals (``np.round``), as the
-   reference's ``Benchmark.compare`` returns them, *before* any averaging;
-3. the clique's robust score is the sentence with the lowest F1 (the first minimum
-   wins; the original sentence comes first, then the gold's paraphrase order);
-4. the CaRB scores are the means over cliques of the original sentences' AUC/P/R;
-   robust AUC/P/R are the means of the worst sentences'; both F1s are
-   ``F1(mean P, mean R)`` (0 when both are 0; the reference's numpy gives NaN).
-
-Extractions in the unified JSON carry no confidence; the reference gives them all
--1 (one threshold per sentence). Flat records may carry a confidence.
-
-Coverage (the honest-numbers policy): the reference iterates the *predicted* cliques
-and sentences, so predictions that omit a gold clique (or, in unified JSON, a
-paraphrase) are scored without it. That changes the numbers, so it raises a
-:class:`~triplebench.errors.CoverageError` unless ``allow_partial=True``, which scores
-the reference's way (omitted cliques and sentences skipped) and marks the signature.
-In flat records a sentence of a predicted clique without records predicted nothing
-(scored 0). A prediction for a clique or sentence not in the gold is an error (a
-``KeyError`` in the reference).
-
-Beyond the reference: the per-clique variance of the sentence F1s (population
-variance, the paper's Figure 5a) with its mean and a histogram; bootstrap intervals
-and paired tests over cliques (:mod:`triplebench.scoring.significance`).
+"""The ROBUST scoring engine behind :func:`triplebench.scoring.robust.score`: the gold
+cliques (built, cached or given), predictions read and placed in their cliques, every
+sentence CaRB-scored in one engine call, and the per-clique reductions (see the package
+docstring for the semantics).
 """
 
 from __future__ import annotations
@@ -44,19 +16,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import CoverageError, InputError, shorten
-from ..formats.carb import FORMATS as CARB_FORMATS
-from ..formats.robust import clique_sentences
-from ..kernels.carb import Mode
-from ..metric_spec import MetricSpec
-from ..options import COMMON, Option, validate
-from ..resolver import data_context
-from .carb.engine import Encoder, Extractions, GoldSide, evaluate, normalize_key
-from .carb.predictions import paused_gc
-from .inputs import prediction_input
-from .result import Coverage, Result
-from .significance import with_intervals
-from .units import SummedUnits
+from ...errors import CoverageError, InputError, shorten
+from ...formats.carb import FORMATS as CARB_FORMATS
+from ...formats.robust import clique_sentences
+from ...kernels.carb import Mode
+from ..carb.engine import Encoder, Extractions, GoldSide, evaluate, normalize_key
+from ..carb.predictions import paused_gc
+from ..inputs import prediction_input
+from ..result import Coverage, Result
+from ..units import SummedUnits
 
 BENCHMARK = "robust"
 #: CaRB's sentence-keyed file formats, read by CaRB's readers (an OpenIE system run over the ROBUST sentences)
@@ -64,15 +32,6 @@ SENTENCE_FORMATS = tuple(f for f in CARB_FORMATS if f != "jsonl")
 FORMATS = ("unified", "flat", *SENTENCE_FORMATS)
 VARIANCE_BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)
 METRICS = tuple(f"{kind}_{m}" for kind in ("robust", "carb") for m in ("auc", "precision", "recall", "f1"))
-
-OPTIONS: tuple[Option, ...] = (
-    Option("fmt", "choice", None, "prediction format [default: unified for .json, flat for .jsonl files and flat "
-           "records, else the CaRB file format the file's lines name: an OpenIE system's output over the ROBUST "
-           "sentences]",
-           choices=FORMATS, flags=("--format",)),
-    *COMMON,
-)
-
 
 # -- inputs -------------------------------------------------------------------------------------
 
@@ -96,8 +55,8 @@ def load_gold(gold: Any = None) -> list[dict]:
     InputError
         A gold that is neither (naming the clique and field), or no built data.
     """
-    from ..formats.robust import parse_unified, read_unified
-    from ..schemas import validate_records
+    from ...formats.robust import parse_unified, read_unified
+    from ...schemas import validate_records
 
     if gold is None:
         return _built_cliques()[0]
@@ -119,8 +78,8 @@ _CACHE_VERSION = 1
 def _built_cliques() -> tuple[list[dict], Path]:
     """The built ``cliques`` config through the per-user verified cache (no pyarrow in a warm CLI
     call), and the parquet file it was read from (what the encoded gold's cache is keyed by)."""
-    from ..cache import verified_cache
-    from ..data import load_records, require_parquet
+    from ...cache import verified_cache
+    from ...data import load_records, require_parquet
 
     parquet = require_parquet(BENCHMARK, "cliques", "test")
     return verified_cache("robust-cliques", [parquet], lambda: load_records(BENCHMARK, "cliques", "test"),
@@ -154,13 +113,13 @@ def _confidence(value: Any, source: str, number: int) -> float:
 def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any, str]:
     """-> (source, kind, data, format): kind is unified (cliques), flat or grouped (records), or
     sentences (CaRB columns); format is the file's (``records`` for in-memory input)."""
-    from ..formats.robust import parse_unified
-    from ..formats.text import iter_jsonl, parse_json, read_text
-    from ..schemas import validate_records
+    from ...formats.robust import parse_unified
+    from ...formats.text import iter_jsonl, parse_json, read_text
+    from ...schemas import validate_records
 
     found = prediction_input(predictions)
     if fmt in SENTENCE_FORMATS or (fmt is None and found.kind == "path" and found.path.suffix not in (".json", ".jsonl")):
-        from .carb.predictions import load  # an OpenIE system's file over the ROBUST sentences
+        from ..carb.predictions import load  # an OpenIE system's file over the ROBUST sentences
 
         loaded = load(predictions, fmt)
         return loaded.source, "sentences", loaded.extractions, loaded.format
@@ -223,7 +182,7 @@ class RobustScorer:
 
     def signature(self, partial: bool, fmt: str = "records") -> str:
         """The signature of this scorer's results (``fmt``: the input's format)."""
-        from ..signature import make_signature
+        from ...signature import make_signature
 
         fields: dict[str, object] = {"split": "test"}
         if self.gold_source != "dataset":
@@ -253,7 +212,7 @@ class RobustScorer:
 
     def _closest_original(self, text: str) -> str:
         """What an unknown original sentence looks like: a gold original but for letter case, or the closest one."""
-        from .carb.scorer import _closest
+        from ..carb.scorer import _closest
 
         originals = [c["original"]["sentence"] for c in self.gold]
         lowered = {o.lower(): o for o in originals}
@@ -282,7 +241,7 @@ class RobustScorer:
         outside = problems == -2
         unknown = list(dict.fromkeys(t for t, o in zip(texts, outside) if o))
         if unknown and not allow_partial:
-            from .carb.scorer import _closest
+            from ..carb.scorer import _closest
 
             closest = _closest(unknown[0], list(self._by_text))
             raise CoverageError(source, "predicted sentences not in ROBUST", len(unknown), len(set(texts)),
@@ -292,7 +251,7 @@ class RobustScorer:
 
     def _predicted(self, source: str, kind: str, data: Any, allow_partial: bool, fmt: str) -> _Placed:
         """Predictions as columns with their problem (clique sentence), and which sentences were given."""
-        from ..formats.robust import place_unified
+        from ...formats.robust import place_unified
 
         n_problems = int(self.first[-1])
         given = np.zeros(n_problems, dtype=bool)
@@ -367,8 +326,8 @@ class RobustScorer:
         if self.gold_file is None:
             side, gold_of_problem = self._encode(encoder)
             return encoder, side, gold_of_problem
-        from ..cache import pack, unpack
-        from .carb.side_cache import cached_side
+        from ...cache import pack, unpack
+        from ..carb.side_cache import cached_side
 
         def build() -> tuple[GoldSide, dict[str, Any]]:
             side, gold_of_problem = self._encode(encoder)
@@ -501,10 +460,10 @@ def scorer(gold: Any = None) -> RobustScorer:
     A gold file is kept by its name and the sha256 of the text it was read from (read
     once: an edited file is a new gold); a list of cliques gets a fresh scorer.
     """
-    from ..formats.robust import read_unified_text, unified_from_text
+    from ...formats.robust import read_unified_text, unified_from_text
 
     if gold is None:
-        from ..resolver import context_key
+        from ...resolver import context_key
 
         key: tuple = ("built", context_key())
         if key not in _SCORERS:
@@ -521,159 +480,3 @@ def scorer(gold: Any = None) -> RobustScorer:
             _SCORERS.pop(files[0], None)  # another thread may have dropped it
         _SCORERS[key] = found
     return _SCORERS[key]
-
-
-def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
-    """Score ROBUST predictions against gold cliques.
-
-    Parameters
-    ----------
-    predictions : path, list of dict, datasets.Dataset or pyarrow.Table
-        Unified JSON cliques (``ori_sent``, ``ori_args``, ``paraphrases``) or flat records
-        ``{clique_id, sentence, predicate, arguments[, confidence]}``.
-    gold : path or list, optional
-        Gold cliques (unified JSON); default: the built ``cliques`` config.
-    **options
-        ``fmt`` (unified | flat), ``allow_partial``, ``bootstrap``, ``seed``, ``level``,
-        ``data``, ``data_version`` (see :data:`OPTIONS`).
-
-    Returns
-    -------
-    Result
-        Scores ``robust_*`` and ``carb_*`` (auc, precision, recall, f1; fractions);
-        ``details`` holds per-clique variances, worst sentences and sentence scores.
-
-    Raises
-    ------
-    InputError
-        Bad options, unreadable predictions, cliques or sentences not in the gold.
-    CoverageError
-        Gold cliques or sentences without predictions (unless ``allow_partial``).
-
-    Examples
-    --------
-    A published output (ADELIE's, in the unified JSON of the ROBUST scorer):
-
-    >>> r = score("raw/robust/adelie/result_rate_0.0.json")
-    >>> print(r.format())  # doctest: +ELLIPSIS
-    ROBUST
-    score                 value                         (fractions, 3 decimals)
-    robust_auc            0.026
-    robust_precision      0.022
-    robust_recall         0.047
-    robust_f1             0.029
-    carb_auc              0.133
-    carb_precision        0.171
-    carb_recall           0.202
-    carb_f1               0.185
-    coverage: cliques 1,272 of 1,272; sentences 4,932 of 4,932
-    ...
-
-    The gold extractions of the first clique as flat records: every sentence of the
-    clique is matched exactly; the other cliques are skipped (``allow_partial``):
-
-    >>> from triplebench.data import load_records
-    >>> clique = [s for s in load_records("robust", "sentences", "test") if s["clique_id"] == 0]
-    >>> records = [{"clique_id": 0, "sentence": s["sentence"], "predicate": e["predicate"],
-    ...             "arguments": e["arguments"]} for s in clique for e in s["extractions"]]
-    >>> r = score(records, allow_partial=True)
-    >>> r["robust_f1"], r.coverage["cliques"]
-    (1.0, Coverage(placed=1, total=1272))
-    """
-    opts = validate(OPTIONS, options)
-    with data_context(opts):
-        result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
-    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
-
-
-def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None, **options: Any) -> Result:
-    """Score the examples of the evaluate module (``metrics/robust``): its ``compute``.
-
-    Parameters
-    ----------
-    predictions : list of dict
-        One extraction per example, as flat records ``{clique_id, sentence,
-        confidence, predicate, arguments}``.
-    references : list of None, optional
-        Not an input of the module: the gold is ``gold=`` (or the built cliques), so
-        every entry must be ``None``.
-    gold : path or list of dict, optional
-        Gold cliques in unified JSON (a file or the parsed list); default: the built
-        ``cliques`` config.
-    **options
-        As :func:`score` (``fmt`` is ``flat``).
-
-    Returns
-    -------
-    Result
-        As :func:`score`; ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
-
-    Raises
-    ------
-    InputError
-        References given, bad options or a bad record.
-    CoverageError
-        As :func:`score`.
-
-    Examples
-    --------
-    A one-clique gold; the paraphrase's extraction misses a token of the predicate:
-
-    >>> gold = [{"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
-    ...          "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved by", "Mary", "John"]]}]}]
-    >>> r = from_evaluate([
-    ...     {"clique_id": 0, "sentence": "John loves Mary .", "confidence": -1.0, "predicate": "loves",
-    ...      "arguments": ["John", "Mary"]},
-    ...     {"clique_id": 0, "sentence": "Mary is loved by John .", "confidence": -1.0, "predicate": "is loved",
-    ...      "arguments": ["Mary", "John"]}], None, gold=gold)
-    >>> r["robust_precision"], r["robust_recall"], r["carb_f1"]
-    (1.0, 0.8, 1.0)
-    """
-    if references is not None and any(r is not None for r in references):
-        raise InputError("<references>", None, "ROBUST takes its gold from gold= (or the built cliques): "
-                         "pass predictions only", field="references")
-    return score(predictions, gold=gold, **{"fmt": "flat", **options})
-
-
-def _features() -> Any:
-    import datasets
-
-    return datasets.Features({"predictions": {
-        "clique_id": datasets.Value("int64"), "sentence": datasets.Value("string"),
-        "confidence": datasets.Value("float64"), "predicate": datasets.Value("string"),
-        "arguments": datasets.Sequence(datasets.Value("string")),
-    }})
-
-
-EVALUATE = MetricSpec(
-    description=(
-        "ROBUST evaluates Open IE robustness on cliques of knowledge-invariant paraphrases: every sentence is "
-        "CaRB-scored on its own (scores rounded to 3 decimals, as the reference), the clique's score is its worst "
-        "sentence by F1, and scores are averaged over cliques (F1 of the mean P and R). Reports the CaRB scores of "
-        "the original sentences alongside, and the per-clique F1 variance."
-    ),
-    citation="""\
-@inproceedings{qi-etal-2023-preserving,
-  title = {Preserving Knowledge Invariance: Rethinking Robustness Evaluation of Open Information Extraction},
-  author = {Qi, Ji and Zhang, Chuchun and Wang, Xiaozhi and Zeng, Kaisheng and Yu, Jifan and Liu, Jinxin and
-            Sun, Jiuding and Chen, Yuxiang and Hou, Lei and Li, Juanzi and Xu, Bin},
-  booktitle = {Proceedings of EMNLP 2023},
-  year = {2023},
-  pages = {5876--5890}
-}
-""",
-    inputs="""
-Args:
-    predictions: list of extractions, each a dict with sentence (str, verbatim a ROBUST sentence),
-        predicate (str), arguments (list of str), and optionally clique_id (int) and confidence
-        (float; -1 if none).
-    gold: unified-JSON path or list of cliques; default: the built `cliques` config (1,272 cliques).
-    allow_partial, bootstrap, seed, level: the scorer's options.
-Returns:
-    Result.to_dict(): scores robust_* and carb_* (auc, precision, recall, f1), counts, coverage, warnings,
-    details (per-clique variance, worst sentences, sentence scores), intervals, signature.
-""",
-    reference_urls=("https://github.com/qijimrc/ROBUST", "https://aclanthology.org/2023.emnlp-main.360/"),
-    features=_features,
-    schemas={"predictions": "robust/prediction_flat"},
-)
