@@ -13,6 +13,7 @@ import pytest
 
 from triplebench import data, resolver
 from triplebench.errors import TripleBenchError
+from triplebench.registry import BENCHMARKS
 from triplebench.release import cards
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +84,7 @@ def test_download_from_a_git_release_fills_the_cache(released: Path, tmp_path: P
 
 
 def test_checkout_space_files_are_the_released_ones() -> None:
-    for benchmark in ("carb", "benchie", "robust", "genres", "combo"):
+    for benchmark in BENCHMARKS:
         folder = ROOT / "metrics" / benchmark
         assert (folder / "app.py").read_text() == cards.space_app(benchmark)
         assert (folder / "requirements.txt").read_text() == cards.space_requirements(resolver.installed_version())
