@@ -3,9 +3,10 @@
 A fresh install has an empty numba cache: a first CaRB or ROBUST score, a ComBO score,
 BenchIE's ``--errors`` or a CaRB bootstrap (``--bootstrap``, ``compare``) would compile
 its kernels (``bench/kernels.py`` times it). BenchIE's point estimate is numpy and needs
-none. :func:`warm_up` runs the real paths on a tiny input against the available gold
-(CaRB's with a bootstrap: the matching kernels, which ROBUST shares, and the resampling),
-which compiles every kernel with the argument types real calls use and writes them to
+none. :func:`warm_up` calls each benchmark's ``warm_up()`` hook (its scorer module's, when it
+has one), which runs the real paths on a tiny input against the available gold (CaRB's
+with a bootstrap: the matching kernels, which ROBUST shares, and the resampling); that
+compiles every kernel with the argument types real calls use and writes them to
 numba's cache; a later first call then loads them. ``make``, ``triplebench download``
 and ``triplebench warmup`` call it. GenRES's MiniLM encoder kernels are compiled by
 embedding two strings when the genres extra is installed; its two small US/CS kernels
@@ -18,6 +19,7 @@ per-user cache directory (``$NUMBA_CACHE_DIR`` when set). :func:`warm_up` report
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -50,32 +52,6 @@ class WarmUp:
         return line + (f"; no gold data for {', '.join(self.skipped)}" if self.skipped else "")
 
 
-def _carb() -> None:
-    from .scoring.carb import score
-    from .scoring.carb.gold import built_gold
-
-    sentence = built_gold("test").sentences[0]
-    score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
-          allow_partial=True, bootstrap=2)
-
-
-def _benchie() -> None:
-    from .data import load_table
-    from .scoring.benchie import score
-
-    first = load_table("benchie", "en", "test").slice(0, 1).to_pylist()[0]
-    score([{"sent_id": first["sent_id"], "predicate": "is", "arguments": ["it", "warm"]}], errors=True,
-          allow_partial=True)
-
-
-def _combo() -> None:
-    from .scoring.combo import load_gold, score, score_gold_as_prediction
-
-    score_gold_as_prediction()  # flat NPC-E/RPC, overlapping NPC-O
-    for task in ("npc_o_subj", "npc_o_obj"):
-        score({task: dict.fromkeys(load_gold("validation")[task].mentions, 0)})  # flat prediction, overlapping gold
-
-
 def _minilm() -> bool:
     """Embed two strings with GenRES's MiniLM encoder (False: the genres extra is not installed)."""
     from .errors import TripleBenchError
@@ -88,24 +64,13 @@ def _minilm() -> bool:
     return True
 
 
-def _available(benchmark: str, config: str, split: str) -> bool:
-    from .data import parquet_path
-    from .errors import TripleBenchError
-
-    try:
-        return parquet_path(benchmark, config, split).is_file()
-    except TripleBenchError:  # not in the one data directory given
-        return False
-
-
 def _dispatchers() -> list:
+    """Every numba kernel of triplebench imported so far (the warm-up imported all it ran)."""
     from numba.core.registry import CPUDispatcher
 
-    from .kernels import benchie_errors, carb, carb_bootstrap, combo
-    from .scoring.genres import minilm
-
-    return [v for module in (benchie_errors, carb, carb_bootstrap, combo, minilm) for v in vars(module).values()
-            if isinstance(v, CPUDispatcher)]
+    found = {id(v): v for name, module in list(sys.modules.items()) if name.startswith("triplebench.") and module
+             for v in vars(module).values() if isinstance(v, CPUDispatcher)}
+    return list(found.values())
 
 
 def warm_up() -> WarmUp:
@@ -116,13 +81,14 @@ def warm_up() -> WarmUp:
     WarmUp
         Time taken, specialisations compiled, and the cache folders numba used.
     """
+    from .registry import BENCHMARKS
+    from .scoring import scorer
+
     start = time.perf_counter()
     skipped = []
-    for name, config, split, step in (("carb", "gold", "test", _carb), ("benchie", "en", "test", _benchie),
-                                      ("combo", "clusters", "validation", _combo)):
-        if _available(name, config, split):
-            step()
-        else:  # the benchmark's gold is not here: its kernels compile on first use
+    for name in BENCHMARKS:  # a benchmark's scorer warms its own kernels (``warm_up()``), if it has any
+        hook = getattr(scorer(name), "warm_up", None)
+        if hook is not None and not hook():  # its gold is not here: its kernels compile on first use
             skipped.append(name)
     _minilm()  # without the genres extra there is nothing to compile: its embedder says what to install
     dispatchers = _dispatchers()

@@ -263,3 +263,24 @@ Returns:
     config_option="split",
     schemas={"predictions": "carb/prediction"},
 )
+
+
+def warm_up() -> bool:
+    """Score one tiny input with a bootstrap, so numba compiles the matching and resampling
+    kernels (ROBUST's too) into its cache (:func:`triplebench.warmup.warm_up` calls this).
+
+    Returns
+    -------
+    bool
+        False when the built gold is not available here (the kernels compile on first use).
+    """
+    from ...errors import TripleBenchError
+    from .gold import built_gold
+
+    try:
+        sentence = built_gold("test").sentences[0]
+    except TripleBenchError:
+        return False
+    score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
+          allow_partial=True, bootstrap=2)
+    return True
