@@ -8,9 +8,9 @@ from conftest import upstream_file
 from triplebench.cli.main import main
 from triplebench.formats.carb import read_predictions
 from triplebench.formats.detect import sniff
-from triplebench.formats.layouts import LAYOUTS
+from triplebench.formats.layouts import layouts
 
-CARB_STYLE = [layout for layout in LAYOUTS if "carb" in layout.benchmarks.split() and layout.name != "jsonl"]
+CARB_STYLE = [layout for layout in layouts() if "carb" in layout.benchmarks.split() and layout.name != "jsonl"]
 
 
 @pytest.mark.parametrize("layout", CARB_STYLE, ids=lambda layout: layout.name)
@@ -29,7 +29,7 @@ def test_each_example_line_is_recognised_and_read_as_its_format(layout, tmp_path
 def test_formats_prints_every_layout(capsys):
     assert main(["formats"]) == 0
     out = capsys.readouterr().out
-    for layout in LAYOUTS:
+    for layout in layouts():
         assert f"{layout.name}  [{layout.benchmarks}]" in out
 
 

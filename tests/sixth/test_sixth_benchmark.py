@@ -140,6 +140,7 @@ def test_the_cli_scores_the_toy_and_refuses_unknown_sentences(project: Path) -> 
     wrong.write_text("9\tParis\tis capital of\tFrance\n", encoding="utf-8")
     assert "not in the gold" in _run(project, [*cli, "score", "toy", str(wrong)], status=2)
     assert "toy" in _run(project, [*cli, "download", "--help"])
+    assert "toy  [toy]\n  layout:  sent_id, subject, relation, object" in _run(project, [*cli, "formats"])
     refused = _run(project, [*cli, "report", "toy", "--add", f"mine={predictions}"], status=2)
     assert "toy" in refused and "carb" in refused  # no report module: refused, naming those that have one
     refused = _run(project, [*cli, "report", "toy"], status=2)

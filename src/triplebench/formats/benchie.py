@@ -369,3 +369,11 @@ def read_carb_explicit(path: str | Path, source: str | None = None) -> list[Carb
             raise InputError(source, number, "empty sentence", field="sentence")
         out.append(CarbExtraction(fields[0], fields[1], fields[2:], number))
     return out
+
+
+#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name,
+#: the benchmarks that read it, its layout, an example line); see :mod:`triplebench.formats.layouts`
+LAYOUTS = (
+    ("benchie", "benchie", "sent_id, subject, relation, object (BenchIE's own files)",
+     "1\tHe\tserved as\tPrime Minister"),
+)

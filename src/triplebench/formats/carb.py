@@ -450,3 +450,37 @@ def read_gold(path: str | PathLike[str]) -> tuple[list[tuple[str, list[dict]]], 
         groups.setdefault(sentence, []).append({"predicate": data[1].strip(), "arguments": [a.strip() for a in data[2:]]})
         count += 1
     return list(groups.items()), count
+
+
+#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name,
+#: the benchmarks that read it, its layout, an example line); see :mod:`triplebench.formats.layouts`
+LAYOUTS = (
+    ("tabbed", "carb robust benchie(en)", "sentence, confidence, predicate, arg1[, arg2, ...]",
+     "He served as Prime Minister .\t0.9\tserved as\tHe\tPrime Minister"),
+    ("openie4", "carb robust benchie(en)",
+     "confidence, context, SimpleArgument(arg1,List([s, e))), Relation(rel,List(..)), SimpleArgument(arg2,..), sentence",
+     "0.93\t\tSimpleArgument(He,List([0, 2)))\tRelation(served as,List([3, 12)))\tSimpleArgument(Prime Minister,"
+     "List([13, 27)))\tHe served as Prime Minister ."),
+    ("openie5", "carb robust benchie(en)",
+     "as openie4; column 5 may hold n-ary arguments joined by ';', spans may be List(null)",
+     "0.93\t\tSimpleArgument(He,List([0, 2)))\tRelation(served,List([3, 9)))\tSimpleArgument(as Prime Minister,"
+     "List([10, 26)));TemporalArgument(in 1901,List(null))\tHe served as Prime Minister in 1901 ."),
+    ("allennlp", "carb robust benchie(en)",
+     "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence (OpenIE6, IMoJIE, CompactIE...)",
+     "He served as Prime Minister .\t<arg1> He </arg1> <rel> served as </rel> <arg2> Prime Minister </arg2>\t-0.05"),
+    ("clausie", "carb robust benchie(en)", "a sentence line, then per extraction: id, \"arg1\", \"rel\", \"arg2\", confidence",
+     "He served as Prime Minister .  /  1\t\"He\"\t\"served\"\t\"as Prime Minister\"\t0.8"),
+    ("props", "carb robust benchie(en)", "confidence, sentence, relation, role1, arg1[, role2, arg2, ...]",
+     "-227.4\tHe served as Prime Minister .\tserved\tsubj\tHe\tprep_as\tPrime Minister"),
+    ("reverb", "carb robust benchie(en)", "18 ReVerb columns: arg1, rel, arg2 in 3-5, confidence in 12, sentence in 13",
+     "in.txt\t1\tHe\tserved as\tPrime Minister\t0\t1\t1\t3\t3\t5\t0.7\tHe served as Prime Minister .\tPRP VBD IN NNP NNP ."
+     "\tB-NP B-VP B-PP B-NP I-NP O\the\tserve as\tprime minister"),
+    ("ollie", "carb robust benchie(en)", "a header line, then confidence, arg1, rel, arg2, enabler, attribution, sentence",
+     "0.9\tHe\tserved as\tPrime Minister\t\t\tHe served as Prime Minister ."),
+    ("stanford", "carb robust benchie(en)", "13 Stanford columns: arg1, rel, arg2 in 3-5, confidence in 12, sentence in 13",
+     "0\t1\tHe\tserved as\tPrime Minister\t0\t1\t1\t3\t3\t5\t1.0\tHe served as Prime Minister ."),
+    ("jsonl", "carb benchie", "one JSON object per line: sentence (BenchIE: sent_id or sentence), confidence, "
+     "predicate, arguments",
+     '{"sentence": "He served as Prime Minister .", "confidence": 0.9, "predicate": "served as", '
+     '"arguments": ["He", "Prime Minister"]}'),
+)

@@ -213,3 +213,12 @@ def write_predictions_jsonl(predictions: dict[str, dict[str, Any]], path: str | 
             value = list(value) if key == "clusters" else value
             lines.append(json.dumps({"task": task, "mention": mention, key: value}, ensure_ascii=False) + "\n")
     atomic_write_text(path, "".join(lines))
+
+
+#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name,
+#: the benchmarks that read it, its layout, an example line); see :mod:`triplebench.formats.layouts`
+LAYOUTS = (
+    ("(combo)", "combo", "JSON lines {task, mention, cluster} (or clusters: [...] for the overlapping NPC-O "
+     "tasks); mention = triple id + the task's suffix (h, t, r, hi, ti)",
+     '{"task": "npc_e_subj", "mention": "19h", "cluster": "c7"}'),
+)

@@ -329,3 +329,11 @@ def _read_object(text: str, source: str) -> tuple[list[Any] | None, list[list[An
         raise InputError(source, None, "no texts: the JSON object is empty; expected {text: [[head, relation, tail], "
                          "...], ...} or JSON lines {\"text\": ..., \"triples\": [...]}")
     return keys, triples
+
+
+#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name,
+#: the benchmarks that read it, its layout, an example line); see :mod:`triplebench.formats.layouts`
+LAYOUTS = (
+    ("(genres)", "genres", "a JSON object {text: [[head, relation, tail], ...]} or JSON lines {text, triples}",
+     '{"Aspirin treats headache .": [["aspirin", "treats", "headache"]]}'),
+)

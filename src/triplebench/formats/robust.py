@@ -267,3 +267,14 @@ def place_unified(predicted: list[dict], gold: list[dict], source: str,
                                  field="paraphrases")
             placed.append((i, k, text, extractions))
     return placed
+
+
+#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name,
+#: the benchmarks that read it, its layout, an example line); see :mod:`triplebench.formats.layouts`
+LAYOUTS = (
+    ("unified", "robust", "a JSON list of cliques {ori_sent, ori_args: [[rel, arg1, ...]], "
+     "paraphrases: [{sent, args}]} (the upstream robust_scorer.py input)",
+     '[{"ori_sent": "He ran .", "ori_args": [["ran", "He"]], "paraphrases": [{"sent": "He did run .", "args": []}]}]'),
+    ("flat", "robust", "JSON lines {sentence, predicate, arguments[, confidence, clique_id]}",
+     '{"sentence": "He ran .", "predicate": "ran", "arguments": ["He"]}'),
+)

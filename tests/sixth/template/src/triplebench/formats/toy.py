@@ -34,3 +34,9 @@ def read_triples(path: str | Path) -> list[dict[str, str]]:
             raise InputError(str(path), number, f"{len(cells)} columns, want {len(COLUMNS)}", field="line")
         records.append(dict(zip(COLUMNS, cells)))
     return records
+
+
+#: the formats this module reads, for ``triplebench formats``
+LAYOUTS = (
+    ("toy", "toy", "sent_id, subject, relation, object", "1\tParis\tis capital of\tFrance"),
+)
