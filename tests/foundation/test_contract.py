@@ -9,6 +9,7 @@ its comparison is an error that says so.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import jsonschema
 import pytest
 
 import triplebench
-from conftest import ROOT, upstream_file
+from conftest import ROOT
 from triplebench.errors import InputError
 from triplebench.registry import BENCHMARKS, get
 from triplebench.scoring import scorer
@@ -24,34 +25,14 @@ from triplebench.signature import PROVENANCE, without
 
 SRC = ROOT / "src" / "triplebench"
 
-ROBUST_GOLD = [
-    {"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
-     "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved by", "Mary", "John"]]}]},
-    {"ori_sent": "It rains in Paris .", "ori_args": [["rains in", "It", "Paris"]], "paraphrases": []},
-]
-
-
 def _inputs(benchmark: str) -> tuple[object, dict]:
-    """(predictions, options) of one small real input per benchmark."""
-    if benchmark == "carb":
-        return upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt"), {"fmt": "openie4"}
-    if benchmark == "benchie":
-        return upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt"), {}
-    if benchmark == "robust":
-        return [
-            {"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves", "arguments": ["John", "Mary"]},
-            {"clique_id": 0, "sentence": "Mary is loved by John .", "predicate": "is loved by",
-             "arguments": ["Mary", "John"]},
-            {"clique_id": 1, "sentence": "It rains in Paris .", "predicate": "rains", "arguments": ["It"]},
-        ], {"gold": ROBUST_GOLD}
-    if benchmark == "genres":
-        return upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json"), {
-            "dataset": "cdr", "scores": ["FS", "GS"]}
-    from triplebench.scoring.combo import load_gold
-
-    gold = load_gold("validation")
-    return [{"task": task, "mention": m, "cluster": str(i % 40)}
-            for task in ("npc_e_subj", "rpc") for i, m in enumerate(gold[task].mentions)], {}
+    """(predictions, options) of one small input per benchmark: ``tests/<benchmark>/contract_input.py``."""
+    path = ROOT / "tests" / benchmark / "contract_input.py"
+    assert path.is_file(), f"{benchmark}: add tests/{benchmark}/contract_input.py with a small real input"
+    spec = importlib.util.spec_from_file_location(f"contract_input_{benchmark}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.contract_input()
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
