@@ -34,6 +34,7 @@ MODULES: dict[str, tuple[str | None, dict[str, Any]]] = {
     "benchie": ("en", {}),
     "combo": (None, {"subtask": "npc_e_subj"}),
     "genres": ("cdr", {"scores": "FS,GS"}),
+    "robust": (None, {"allow_partial": True}),  # ten cliques of the gold: the others are skipped, as the reference does
 }
 #: per module: what its examples hold (numbers, dict records, lists) and whether a second column
 #: (``references`` or ``texts``) goes with the predictions
@@ -42,6 +43,7 @@ HOLDS: dict[str, set[str]] = {
     "benchie": {"dict"},
     "combo": {"list", "pair"},
     "genres": {"list", "pair"},
+    "robust": {"number", "dict", "list"},
 }
 
 
@@ -60,6 +62,12 @@ def baseline(benchmark: str) -> dict[str, list]:
         keys = ("sent_id", "subject", "relation", "object")
         return {"predictions": [dict(zip(keys, line.split("\t"))) for line in
                                 path.read_text(encoding="utf-8").splitlines()[:150]]}
+    if benchmark == "robust":
+        cliques = load_records("robust", "cliques", "test")[:10]
+        return {"predictions": [{"clique_id": c["clique_id"], "sentence": s["sentence"], "confidence": 1.0 - k / 10,
+                                 "predicate": e["predicate"], "arguments": list(e["arguments"])}
+                                for c in cliques for s in (c["original"], *c["paraphrases"])
+                                for k, e in enumerate(s["extractions"][:2])]}
     if benchmark == "combo":
         rows = [r for r in load_records("combo", "clusters", "validation") if r["task"] == "npc_e_subj"][:300]
         return {"predictions": [f"c{i % 37}" for i in range(len(rows))], "references": [list(r["clusters"]) for r in rows]}

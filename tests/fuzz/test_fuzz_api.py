@@ -110,3 +110,12 @@ def test_a_huge_command_line_value_is_echoed_cut(capsys):
             main(argv)
         err = capsys.readouterr().err
         assert exit_.value.code == 2 and "(100,000 chars)" in err and len(err) < 2_000
+
+
+def test_every_benchmark_has_fuzz_baselines_and_an_evaluate_baseline():
+    """The fuzz covers what the registry lists: a new benchmark without baselines fails here."""
+    from corpus import BASELINES
+    from evaluate_corpus import HOLDS, MODULES
+
+    assert {base.benchmark for base in BASELINES.values()} == set(BENCHMARKS)
+    assert set(MODULES) == set(HOLDS) == set(BENCHMARKS)
