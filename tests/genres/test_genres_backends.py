@@ -214,6 +214,37 @@ def test_default_drops_wrong_length_and_counts_zero_tokens():
     assert tok.tolist() == [3.0]
 
 
+def test_token_counts_are_kept_per_string_so_a_rerun_tokenises_nothing(tmp_path, monkeypatch):
+    from triplebench.scoring.genres import statistics, tokenize
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path))
+    monkeypatch.setattr(statistics, "_STORES", {})
+    triples = [[["New York", "is in", "U.S."], ["a", "b", 7]], []]
+    first = statistics.token_stats(triples)
+    assert first[1].tolist() == [3.0, 0.0] and len(list((tmp_path / "genres-tokens").glob("*.shard"))) == 1
+    monkeypatch.setattr(statistics, "_STORES", {})  # as a new process
+    monkeypatch.setattr(tokenize, "count_tokens", lambda text: pytest.fail(f"{text!r} tokenised again"))
+    assert statistics.token_stats(triples)[1].tolist() == [3.0, 0.0]
+    monkeypatch.setattr(statistics, "_STORES", {})
+    monkeypatch.setattr(statistics, "tokenizer_id", lambda: "nltk-words|another tokenizer")
+    monkeypatch.setattr(tokenize, "count_tokens", lambda text: 1)
+    assert statistics.token_stats(triples)[1].tolist() == [1.5, 0.0]  # its counts are not the ones stored
+
+
+def test_the_word_tokenizer_loads_without_the_rest_of_nltk():
+    import subprocess
+    import sys
+
+    code = ("import sys; from triplebench.scoring.genres.tokenize import word_tokenize; "
+            "assert word_tokenize('Mr. Smith isn\\'t here. He left.') == "
+            "['Mr.', 'Smith', 'is', \"n't\", 'here', '.', 'He', 'left', '.'], word_tokenize('x'); "
+            "assert not [m for m in sys.modules if m.split('.')[0] == 'nltk'], 'nltk left behind'; "
+            "assert 'sklearn' not in sys.modules; "
+            "import nltk; assert nltk.word_tokenize and nltk.tokenize.destructive.NLTKWordTokenizer")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 def test_text_not_in_the_set(built):
     with pytest.raises(InputError, match="not in the cdr set"):
         scorer.score({"no such text": [["a", "r", "b"]]}, dataset="cdr", scores="CS", embedder=object())
@@ -264,16 +295,16 @@ def test_minilm_vectors_are_kept_per_set_in_the_user_cache_other_embedders_only_
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user"))
     minilm = backends.embedder(validate(scorer.OPTIONS, {"dataset": "cdr"}))
-    assert minilm.cache_path == tmp_path / "user" / "genres-embeddings-minilm-cdr.npz" and minilm.best_effort
+    assert minilm.cache_path == tmp_path / "user" / "genres-embeddings" / "minilm-cdr" and minilm.best_effort
     assert minilm.key.startswith("minilm|sentence-transformers/all-MiniLM-L6-v2|numpy-")
     remote = {"dataset": "cdr", "embedder": "openai", "embed_url": "http://127.0.0.1:9/v1"}
     assert backends.embedder(validate(scorer.OPTIONS, remote)).cache_path is None
-    chosen = backends.embedder(validate(scorer.OPTIONS, {**remote, "embedding_cache": str(tmp_path / "paid.npz")}))
-    assert chosen.cache_path == tmp_path / "paid.npz" and not chosen.best_effort
+    chosen = backends.embedder(validate(scorer.OPTIONS, {**remote, "embedding_cache": str(tmp_path / "paid")}))
+    assert chosen.cache_path == tmp_path / "paid" and not chosen.best_effort
     blocked = tmp_path / "a file"
     blocked.write_text("the cache directory cannot be made under a file, not even by root")
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(blocked / "cache"))
     emb = backends.embedder(validate(scorer.OPTIONS, {"dataset": "cdr"}))
     emb.backend = type("Fixed", (), {"name": "minilm", "embed": lambda self, texts: np.eye(len(texts), 4, dtype=np.float32)})()
-    assert emb.embed_unique(["a", "b"]).tolist() == [0, 1]  # the file could not be written: no cache, no error
+    assert emb.embed_unique(["a", "b"]).tolist() == [0, 1]  # the store could not be written: no cache, no error
     assert not emb.cache_path.exists()

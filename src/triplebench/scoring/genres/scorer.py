@@ -80,7 +80,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("embed_url", "str", None, "embedding server base URL [default: $OPENAI_BASE_URL or api.openai.com]"),
     Option("embed_key_env", "str", None, "environment variable holding the embedding server's API key"),
     Option("embed_model", "str", None, "embedding model [default: text-embedding-ada-002]"),
-    Option("embedding_cache", "path", None, ".npz cache of element embeddings, reused across runs"),
+    Option("embedding_cache", "path", None, "folder keeping element embeddings across runs (one shard per addition)"),
     Option("phi", "float", None, "US/CS similarity threshold [default: 0.95 openai, 0.65 minilm]",
            minimum=0.0, maximum=1.0),
     Option("combine", "choice", "sum", "triple embedding from its elements' (paper: sum)", choices=("sum", "concat")),

@@ -3,7 +3,8 @@
 The reference (``GREScores/statistics.py``) counts the tokens of each triple
 element with ``nltk.word_tokenize``: a Punkt sentence split, then NLTK's improved
 Treebank word tokenizer on each sentence. The word tokenizer is NLTK's own
-(:class:`nltk.tokenize.destructive.NLTKWordTokenizer`, which needs no data files).
+(:class:`nltk.tokenize.destructive.NLTKWordTokenizer`, which needs no data files;
+loaded without the rest of NLTK, see :func:`_tokenizer_class`).
 Punkt's pretrained English model is a data download that is not reachable
 offline, so sentences are split here by the rule Punkt applies to short strings:
 after ``.``/``?``/``!`` + space + an upper-case letter, unless the word before the
@@ -16,6 +17,7 @@ and the reproduction test names those runs.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 _ABBREVIATIONS = frozenset(
@@ -28,11 +30,52 @@ _ABBREVIATIONS = frozenset(
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'“‘(\[]?[A-Z])")
 
 
-@lru_cache(maxsize=1)
-def _word_tokenizer():
+_LOAD_LOCK = threading.Lock()
+
+
+def _tokenizer_class():
+    """``NLTKWordTokenizer`` without running NLTK's package ``__init__``.
+
+    ``import nltk`` imports all of NLTK (its corpora readers, classifiers, scipy.stats,
+    scikit-learn), while the word tokenizer's module needs a handful of NLTK's small
+    modules. When NLTK is not imported yet, ``nltk`` and
+    ``nltk.tokenize`` are entered in ``sys.modules`` as bare packages (found, not run),
+    ``nltk.tokenize.destructive`` is imported under them, and every ``nltk`` entry this
+    added is removed again, so a later ``import nltk`` anywhere runs NLTK as usual. The
+    class is NLTK's own code either way; if this NLTK's modules need more than that, it
+    falls back to the normal import.
+    """
+    import importlib
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    with _LOAD_LOCK:
+        if "nltk" not in sys.modules:
+            spec = importlib.util.find_spec("nltk")  # a top-level spec: nothing runs
+            if spec is not None and spec.submodule_search_locations:
+                before = set(sys.modules)
+                try:
+                    package = importlib.util.module_from_spec(spec)
+                    sys.modules["nltk"] = package
+                    sub = importlib.machinery.PathFinder.find_spec("nltk.tokenize", package.__path__)
+                    if sub is not None:
+                        sys.modules["nltk.tokenize"] = importlib.util.module_from_spec(sub)
+                        return importlib.import_module("nltk.tokenize.destructive").NLTKWordTokenizer
+                except (ImportError, AttributeError):
+                    pass
+                finally:
+                    for name in set(sys.modules) - before:
+                        if name == "nltk" or name.startswith("nltk."):
+                            del sys.modules[name]
     from nltk.tokenize.destructive import NLTKWordTokenizer
 
-    return NLTKWordTokenizer()
+    return NLTKWordTokenizer
+
+
+@lru_cache(maxsize=1)
+def _word_tokenizer():
+    return _tokenizer_class()()
 
 
 def _sentences(text: str) -> list[str]:

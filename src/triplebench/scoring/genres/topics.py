@@ -13,13 +13,17 @@ reference. The triples of a text are concatenated as ``f"{h} {r} {t} ."`` with n
 separator between triples (reference quirk, kept).
 
 Models are stored as ``.npz`` (topic-word matrix, vocabulary, priors) rather than
-pickles; :func:`doc_topics` runs the variational E-step on that matrix.
+pickles, written through :func:`triplebench.io.atomic_open`; :func:`doc_topics` runs the
+variational E-step on that matrix. A model made by :func:`train_all` carries its
+``provenance`` (:func:`provenance`: the SHA-256 of the corpus file and of the training code,
+the scikit-learn version, the set, seed and iterations), so the report retrains a model that
+was made from other inputs instead of trusting it.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import hashlib
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -51,8 +55,11 @@ def triples_text(triples: Sequence[Sequence[object]]) -> str:
 
 class TopicModel:
     """A trained LDA model: topic-word weights, vocabulary and the document prior."""
-    def __init__(self, components: np.ndarray, vocab: list[str], alpha: float, set_name: str, seed: int) -> None:
+    def __init__(self, components: np.ndarray, vocab: list[str], alpha: float, set_name: str, seed: int,
+                 provenance: dict | None = None) -> None:
         self.components = components.astype(np.float64)
+        #: what the model was trained from (:func:`provenance`), None for a model made otherwise
+        self.provenance = provenance
         self.vocab = vocab
         self.index = {w: i for i, w in enumerate(vocab)}
         self.alpha = alpha
@@ -63,6 +70,7 @@ class TopicModel:
         # E[log beta] for the variational E-step
         self.exp_elog_beta = np.exp(psi(self.components) - psi(self.components.sum(axis=1))[:, None])
         self._stop = _stop_words()
+        self._text_topics: dict[str, np.ndarray] = {}
 
     @property
     def n_topics(self) -> int:
@@ -96,24 +104,20 @@ class TopicModel:
         return gamma / gamma.sum()
 
     def save(self, path: str | Path) -> None:
-        """Write the model as ``.npz`` (atomically)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".lda-", suffix=".npz", dir=path.parent)
-        os.close(fd)
-        try:
+        """Write the model as ``.npz`` (atomically, with its provenance when it has one)."""
+        from ...io import atomic_open
+
+        extra = {} if self.provenance is None else {"provenance": np.array(json.dumps(self.provenance, sort_keys=True))}
+        with atomic_open(path, "wb") as out:
             np.savez_compressed(
-                tmp,
+                out,
                 components=self.components.astype(np.float32),
                 vocab=np.array(self.vocab, dtype=str),
                 alpha=np.array(self.alpha),
                 set=np.array(self.set),
                 seed=np.array(self.seed),
+                **extra,
             )
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
 
     @classmethod
     def load(cls, path: str | Path) -> TopicModel:
@@ -123,7 +127,9 @@ class TopicModel:
             raise TripleBenchError(f"{path}: no topic model; run `make models` in the checkout (the report_genres stage) "
                                    "or pass --topic-model FILE")
         with np.load(path, allow_pickle=False) as npz:
-            return cls(npz["components"], npz["vocab"].tolist(), float(npz["alpha"]), str(npz["set"]), int(npz["seed"]))
+            made = json.loads(str(npz["provenance"])) if "provenance" in npz else None
+            return cls(npz["components"], npz["vocab"].tolist(), float(npz["alpha"]), str(npz["set"]), int(npz["seed"]),
+                       made)
 
 
 def kl_divergence(p: np.ndarray, q: np.ndarray) -> float:
@@ -133,8 +139,11 @@ def kl_divergence(p: np.ndarray, q: np.ndarray) -> float:
 
 
 def topical_similarity(model: TopicModel, text: str, triples: Sequence[Sequence[object]]) -> float:
-    """exp(-KL(LDA(D) || LDA(T_concat)))."""
-    return float(np.exp(-kl_divergence(model.doc_topics(text), model.doc_topics(triples_text(triples)))))
+    """exp(-KL(LDA(D) || LDA(T_concat))); a text's distribution is computed once per model (runs share texts)."""
+    text_topics = model._text_topics.get(text)
+    if text_topics is None:
+        text_topics = model._text_topics[text] = model.doc_topics(text)
+    return float(np.exp(-kl_divergence(text_topics, model.doc_topics(triples_text(triples)))))
 
 
 def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed: int = SEED, max_iter: int = 5) -> TopicModel:
@@ -151,6 +160,37 @@ def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed
     )
     lda.fit(counts)
     return TopicModel(lda.components_, vectorizer.get_feature_names_out().tolist(), float(lda.doc_topic_prior_), set_name, seed)
+
+
+def provenance(set_name: str, seed: int = SEED, max_iter: int = 5) -> dict:
+    """What :func:`train_all` trains the model of ``set_name`` from; a stored model with another is stale.
+
+    Returns
+    -------
+    dict
+        ``set``, ``seed``, ``max_iter``, ``topics``, the SHA-256 of the built ``corpora`` file and
+        of the training code (this module and :mod:`.tokenize`), and the scikit-learn version.
+    """
+    from importlib.metadata import version
+
+    from ...cache import file_digest
+    from ...data import require_parquet
+
+    code = hashlib.sha256()
+    for name in ("topics.py", "tokenize.py"):
+        code.update(Path(__file__).with_name(name).read_bytes())
+    return {"set": set_name, "seed": int(seed), "max_iter": int(max_iter), "topics": TOPICS[set_name],
+            "corpus": file_digest(require_parquet("genres", "corpora", "train")), "code": code.hexdigest(),
+            "scikit-learn": version("scikit-learn")}
+
+
+def stored_provenance(path: str | Path) -> dict | None:
+    """The provenance a saved model carries (None: none, or not a readable model)."""
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return json.loads(str(npz["provenance"])) if "provenance" in npz else None
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
 
 
 def model_path(set_name: str) -> Path:
@@ -172,6 +212,7 @@ def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = No
 
         texts = corpora.filter(pc.equal(corpora["set"], name))["text"].to_pylist()
         model = train(name, texts, seed=seed, max_iter=max_iter)
+        model.provenance = provenance(name, seed, max_iter)
         target = Path(out_dir) / f"{name}.npz" if out_dir else model_path(name)
         model.save(target)
         written[name] = target

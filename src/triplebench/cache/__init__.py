@@ -7,7 +7,13 @@ Every cache of triplebench that is derived from gold data goes through here:
   arrays inside such a value);
 * :func:`verified_arrays` keeps named numpy arrays in one ``.npz`` whose header names
   the sources' SHA-256, the value's identity and the SHA-256, dtype and shape of every
-  array, plus an optional domain check (sortedness, ranges) of the caller's.
+  array, plus an optional domain check (sortedness, ranges) of the caller's;
+* :class:`~.shards.ShardStore` keeps per-string values (GenRES's element vectors and
+  token counts) in append-only shards, each proving its producer and its bytes, so an
+  addition costs its own size.
+
+The judge replies of GenRES are the one cache elsewhere: an SQLite database
+(:mod:`triplebench.scoring.genres.judges` says why), keyed by the prompt and the judge.
 
 A cache that was built from other sources (or other code, when the code is listed among
 the sources), was cut short, or does not parse is rebuilt, never trusted. Files live in
@@ -65,8 +71,8 @@ def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any],
     object
         The value, as JSON gives it back (tuples become lists).
     """
-    from .io import atomic_write_text
-    from .paths import cache_dir
+    from ..io import atomic_write_text
+    from ..paths import cache_dir
 
     if not enabled():
         return build()
@@ -138,8 +144,8 @@ def verified_arrays(name: str, sources: Sequence[Path], identity: Mapping[str, A
     ([3, 3], 1)
     >>> del os.environ["TRIPLEBENCH_CACHE"]
     """
-    from .io import atomic_open
-    from .paths import cache_dir
+    from ..io import atomic_open
+    from ..paths import cache_dir
 
     if not enabled():
         return dict(build())
