@@ -2,7 +2,7 @@
 #                cheap report stages, and prints the summary table.
 # `make test`    the same, then the linter and the whole test suite (this is what .ci/run calls).
 # `make fuzz`    the full fuzz suite (every entry point x every mutation family).
-# `make models`  the model-heavy report stages (MiniLM embeddings, LDA): ~4 min on 2 cores with empty caches.
+# `make models`  the model-heavy report stages (MiniLM embeddings, LDA): a few minutes on 2 cores with empty caches.
 
 PYTHON ?= python3
 VENV   := .venv

@@ -42,8 +42,8 @@ def _run(predictions, server: FakeJudge, cache: Path, scores: str, **options) ->
 
 
 def main() -> int:
+    from triplebench.scoring.genres import OPTIONS
     from triplebench.scoring.genres.judges import load_prompts
-    from triplebench.scoring.genres.scorer import OPTIONS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per reply")

@@ -8,9 +8,9 @@ has one), which runs the real paths on a tiny input against the available gold (
 with a bootstrap: the matching kernels, which ROBUST shares, and the resampling); that
 compiles every kernel with the argument types real calls use and writes them to
 numba's cache; a later first call then loads them. ``make``, ``triplebench download``
-and ``triplebench warmup`` call it. GenRES's MiniLM encoder kernels are compiled by
-embedding two strings when the genres extra is installed; its two small US/CS kernels
-compile on first use.
+and ``triplebench warmup`` call it. GenRES's hook embeds two strings with the MiniLM
+encoder when the genres extra is installed; its two small US/CS kernels compile on
+first use.
 
 Where the compiled code goes is numba's choice (``cache=True``): beside the kernels
 (``triplebench/kernels/__pycache__``) when that folder is writable, else numba's
@@ -52,18 +52,6 @@ class WarmUp:
         return line + (f"; no gold data for {', '.join(self.skipped)}" if self.skipped else "")
 
 
-def _minilm() -> bool:
-    """Embed two strings with GenRES's MiniLM encoder (False: the genres extra is not installed)."""
-    from .errors import TripleBenchError
-    from .scoring.genres.minilm import MiniLM
-
-    try:
-        MiniLM().embed(["warm", "up the kernels"], workers=1)
-    except (ImportError, TripleBenchError):
-        return False
-    return True
-
-
 def _dispatchers() -> list:
     """Every numba kernel of triplebench imported so far (the warm-up imported all it ran)."""
     from numba.core.registry import CPUDispatcher
@@ -90,7 +78,6 @@ def warm_up() -> WarmUp:
         hook = getattr(scorer(name), "warm_up", None)
         if hook is not None and not hook():  # its gold is not here: its kernels compile on first use
             skipped.append(name)
-    _minilm()  # without the genres extra there is nothing to compile: its embedder says what to install
     dispatchers = _dispatchers()
     dirs = sorted({str(d._cache._cache_path) for d in dispatchers if d.signatures and getattr(d, "_cache", None)})
     return WarmUp(time.perf_counter() - start, sum(len(d.signatures) for d in dispatchers), dirs, skipped)

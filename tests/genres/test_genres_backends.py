@@ -14,7 +14,7 @@ import pytest
 from triplebench.errors import InputError
 from triplebench.formats.judge_replies import count_splits, parse_factualness
 from triplebench.kernels import genres as kernels
-from triplebench.scoring.genres import scorer
+from triplebench.scoring import genres as scorer
 from triplebench.scoring.genres.embedders import CachedEmbedder, OpenAIEmbedder
 from triplebench.scoring.genres.http import EndpointError
 from triplebench.scoring.genres.inputs import check_triples

@@ -74,8 +74,8 @@ def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_pa
 def test_judge_check_cli_text_and_json(paper_judge, tmp_path, capsys, monkeypatch):
     from triplebench.cli.main import main
     from triplebench.options import validate
+    from triplebench.scoring.genres import OPTIONS
     from triplebench.scoring.genres.backends import judge as make_judge
-    from triplebench.scoring.genres.scorer import OPTIONS
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     args = ["judge-check", "--set", "cdr", "--judge-url", paper_judge.url, "--judge-model", "fake", "--sample", "40",

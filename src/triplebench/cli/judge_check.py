@@ -20,9 +20,10 @@ from ..options import add_arguments, from_namespace
 
 def _options():
     from ..scoring.genres.agreement import JUDGE_OPTIONS, OPTIONS
-    from ..scoring.genres.scorer import OPTIONS as SCORE_OPTIONS
+    from ..scoring.genres.backends import INSECURE_HTTP, JUDGE_SPEC
 
-    judge = [o.with_default("openai") if o.name == "judge" else o for o in SCORE_OPTIONS if o.name in JUDGE_OPTIONS]
+    judge = [o.with_default("openai") if o.name == "judge" else o for o in (*JUDGE_SPEC, INSECURE_HTTP)
+             if o.name in JUDGE_OPTIONS]
     return [*OPTIONS, *judge]
 
 

@@ -224,7 +224,7 @@ def judge_check(**options: Any) -> JudgeCheck:
     ----------
     **options
         ``dataset`` (required), ``sample`` (200), ``seed``, ``bootstrap``, ``level``,
-        and the judge options of :func:`~.scorer.score`: ``judge="openai"`` with
+        and the judge options of :func:`triplebench.scoring.genres.score`: ``judge="openai"`` with
         ``judge_url``, ``judge_model``, ... (the default), or ``judge=`` an object
         with ``factualness``/``granularity``.
 
@@ -242,13 +242,13 @@ def judge_check(**options: Any) -> JudgeCheck:
         The judge server failed (see :mod:`.http`).
     """
     from . import backends
+    from .backends import INSECURE_HTTP, JUDGE_SPEC
     from .judges import OpenAIJudge
-    from .scorer import OPTIONS as SCORE_OPTIONS
 
     judge = options.pop("judge") if not isinstance(options.get("judge"), (str, type(None))) else None
     options.setdefault("judge", "openai")
     own = validate(OPTIONS, {k: v for k, v in options.items() if k not in JUDGE_OPTIONS}, where="judge_check")
-    judge_spec = [o for o in SCORE_OPTIONS if o.name in JUDGE_OPTIONS]
+    judge_spec = [o for o in (*JUDGE_SPEC, INSECURE_HTTP) if o.name in JUDGE_OPTIONS]
     opts = {**validate(judge_spec, {k: v for k, v in options.items() if k in JUDGE_OPTIONS}, where="judge_check"),
             "archived_model": None, "archived_seed": None}
     if own["dataset"] is None:

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...errors import InputError
+from ...options import Option
 
 OPENAI_URL = "https://api.openai.com/v1"
 
@@ -180,3 +181,24 @@ def topic_model(opts: dict[str, Any], dataset: str, given: Any = None):
         return TopicModel.load(path)
     except (OSError, ValueError, KeyError) as exc:
         raise InputError(path, None, f"not a triplebench LDA topic model (.npz): {exc}", field="topic_model") from None
+
+
+#: plain http to a server that is not on this machine (judge and embedder alike)
+INSECURE_HTTP = Option("insecure_http", "bool", False, "allow plain http to a judge/embedding server that is not on "
+                       "this machine")
+
+#: the judge options of ``score genres`` (``judge_check`` takes the same, with an OpenAI-compatible judge)
+JUDGE_SPEC: tuple[Option, ...] = (
+    Option("judge", "choice", "archived", "FS/GS judge: the archived upstream verdicts, or an OpenAI-compatible "
+           "server", choices=("archived", "openai")),
+    Option("archived_model", "str", None, "archived judge: only this upstream run's verdicts (e.g. gpt-4)"),
+    Option("archived_seed", "int", None, "archived judge: only this seed's verdicts", minimum=0),
+    Option("judge_url", "str", None, "judge server base URL [default: $OPENAI_BASE_URL or https://api.openai.com/v1]"),
+    Option("judge_key_env", "str", None, "environment variable holding the judge server's API key"),
+    Option("judge_model", "str", None, "judge model [default: $GENRES_JUDGE_MODEL or gpt-3.5-turbo-instruct]"),
+    Option("judge_api", "choice", "completions", "the judge server's API", choices=("completions", "chat")),
+    Option("judge_concurrency", "int", 32, "judge requests in flight (vLLM: 32-64; llama.cpp: its --parallel slots; "
+           "Ollama: $OLLAMA_NUM_PARALLEL; a rate-limited API: fewer)", minimum=1, maximum=64),
+    Option("judge_timeout", "float", 60.0, "seconds per judge request", minimum=0.1, maximum=3600),
+    Option("judge_cache", "path", None, "SQLite cache of judge replies [default: the per-user cache]"),
+)
