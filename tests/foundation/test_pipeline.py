@@ -62,7 +62,8 @@ def default_stages() -> list[str]:
 def test_checkout_is_up_to_date(built: Path) -> None:
     """`make` ran `dvc repro`; a second one has nothing to do."""
     stages = default_stages()
-    assert {f"validate@{b}" for b in BENCHMARKS} <= set(stages)
+    # the `validate` foreach group stands for validate@<b> of every benchmark
+    assert "validate" in stages or {f"validate@{b}" for b in BENCHMARKS} <= set(stages)
     out = run([str(BIN / "dvc"), "status", *stages], ROOT).stdout
     assert "up to date" in out, out
 
