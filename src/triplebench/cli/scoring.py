@@ -137,8 +137,9 @@ def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     """Score every file; print one result or one table."""
     from ..scoring.result import format_many
 
-    options = from_namespace(scorer_of(spec.name).OPTIONS, args)
-    validate(scorer_of(spec.name).OPTIONS, options)  # every option checked before any file is read or model loaded
+    declared = scorer_of(spec.name).OPTIONS
+    options = from_namespace(declared, args)
+    validate(declared, options)  # every option checked before any file is read or model loaded
     named = _score_all(spec, args, _expand(args.predictions), options)
     if args.json:
         dicts = [{"system": name, **result.to_dict()} for name, result in named]
