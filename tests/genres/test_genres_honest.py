@@ -220,3 +220,14 @@ def test_the_largest_archived_output_is_within_the_limit(built):
 
     keys, _ = read_user_predictions(_output("tacred_rand_800_wizardlm-70b_1.json"))
     assert len(keys) == 800
+
+
+def test_a_truncated_upstream_file_names_the_line_where_it_breaks_off(built, tmp_path, capsys, no_model_loads):
+    """A ``{text: triples}`` object cut short is refused where it ends, not at line 1 as if it were JSON lines."""
+    whole = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json").read_text(encoding="utf-8")
+    cut = whole[: len(whole) // 2]
+    path = tmp_path / "cut.json"
+    path.write_text(cut, encoding="utf-8")
+    assert main(["score", "genres", str(path), "--set", "cdr"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{cut.count(chr(10)) + 1}: invalid JSON" in err, err

@@ -322,9 +322,9 @@ def _read_object(text: str, source: str) -> tuple[list[Any] | None, list[list[An
             keys.append(key)
             triples.append(value)
     except InputError as exc:
-        if exc.detail.startswith("invalid JSON"):
+        if exc.detail.startswith("invalid JSON") and not keys:
             return None, []  # not one JSON object: read as JSON lines (whose errors name their line)
-        raise
+        raise  # a {text: triples} object that breaks off (truncated, a bad member): where it breaks
     if not keys:
         raise InputError(source, None, "no texts: the JSON object is empty; expected {text: [[head, relation, tail], "
                          "...], ...} or JSON lines {\"text\": ..., \"triples\": [...]}")
