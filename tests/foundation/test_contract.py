@@ -86,7 +86,7 @@ def test_every_scorer_declares_the_contract(name: str) -> None:
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
     ("_version", "registry", "paths", "io", "options"),  # the registry is a table: no scorer behind it
-    ("params", "schemas", "cache", "resolver", "metric_spec", "kernels"),
+    ("params", "schemas", "cache", "resolver", "metric_spec", "kernels", "endpoints", "http"),
     ("data", "sources", "formats"),
     ("signature",),
     ("builders", "scoring"),

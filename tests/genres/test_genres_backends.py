@@ -13,10 +13,10 @@ import pytest
 
 from triplebench.errors import InputError
 from triplebench.formats.judge_replies import count_splits, parse_factualness
+from triplebench.http import EndpointError
 from triplebench.kernels import genres as kernels
 from triplebench.scoring import genres as scorer
 from triplebench.scoring.genres.embedders import CachedEmbedder, OpenAIEmbedder
-from triplebench.scoring.genres.http import EndpointError
 from triplebench.scoring.genres.inputs import check_triples
 from triplebench.scoring.genres.judges import JudgeCache, OpenAIJudge
 

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from triplebench.scoring.genres.http import EndpointError, JsonClient
+from triplebench.http import EndpointError, JsonClient
 
 KEY = "sk-test-secret-0123456789"
 
@@ -228,7 +228,7 @@ class RecordedWaits(threading.Event):
 
 
 def test_429_honours_retry_after_and_5xx_is_retried():
-    from triplebench.scoring.genres import http
+    from triplebench import http
 
     server = Flaky([(429, {"Retry-After": "7"}), (503, {}), (429, {"Retry-After": "9999"}), (429, {})])
     waits = RecordedWaits()
@@ -252,7 +252,7 @@ def test_429_honours_retry_after_and_5xx_is_retried():
 
 
 def test_cancel_stops_a_backoff_wait():
-    from triplebench.scoring.genres.http import JsonClient
+    from triplebench.http import JsonClient
 
     server = Flaky([(503, {})] * 10)
     client = JsonClient(retries=5, backoff=3600)

@@ -10,16 +10,12 @@ or Ollama) unless ``insecure_http=True``.
 
 from __future__ import annotations
 
-import ipaddress
-import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from ...endpoints import endpoint
 from ...errors import InputError
 from ...options import Option
-
-OPENAI_URL = "https://api.openai.com/v1"
 
 #: what to do when FS/GS have no judge for a new system
 JUDGE_HELP = (
@@ -29,42 +25,6 @@ JUDGE_HELP = (
     "Ollama `--judge-url http://localhost:11434/v1 --judge-api chat --judge-model llama3`); "
     "Python: judge='openai', judge_url=..., judge_model=..."
 )
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def endpoint(option: str, url: str | None, key_env: str | None, insecure_http: bool) -> tuple[str, str]:
-    """``(base_url, api_key)`` for an OpenAI-compatible server.
-
-    Raises
-    ------
-    InputError
-        Not an http(s) URL with a host; plain http to a non-loopback host without
-        ``insecure_http``; ``key_env`` naming an unset variable.
-    """
-    base = (url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
-    try:
-        parts = urlsplit(base)
-        host = parts.hostname or ""
-    except ValueError:
-        parts, host = None, ""
-    if parts is None or parts.scheme not in ("http", "https") or not host:
-        raise InputError.option(option, url, "an http(s) URL with a host, e.g. http://localhost:8000/v1")
-    if parts.scheme == "http" and not _loopback(host) and not insecure_http:
-        raise InputError.option(option, url, "https, or http to a loopback address (pass insecure_http=True / "
-                                "--insecure-http to send prompts in clear text to another host)")
-    if key_env:
-        if key_env not in os.environ:
-            raise InputError.option(f"{option.split('_')[0]}_key_env", key_env, "the name of a set environment variable")
-        return base, os.environ[key_env]
-    return base, os.environ.get("OPENAI_API_KEY", "") if host == "api.openai.com" else ""
 
 
 def judge(opts: dict[str, Any], dataset: str, given: Any = None):

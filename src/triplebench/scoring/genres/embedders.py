@@ -105,7 +105,7 @@ class OpenAIEmbedder:
         retries: int = 5,
         backoff: float = 1.0,
     ) -> None:
-        from .http import JsonClient
+        from ...http import JsonClient
         from .judges import endpoint_key
 
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")

@@ -55,7 +55,7 @@ import numpy as np
 
 from ...errors import TripleBenchError
 from ...formats.judge_replies import count_splits, is_well_formed_factualness, parse_factualness
-from .http import EndpointError
+from ...http import EndpointError
 
 Triple = Sequence[Any]
 
@@ -475,7 +475,7 @@ class OpenAIJudge:
         progress_stream: IO[str] | None = None,
         max_retry_after: float = 60.0,
     ) -> None:
-        from .http import JsonClient
+        from ...http import JsonClient
 
         if api not in ("completions", "chat"):
             raise TripleBenchError(f"judge api must be 'completions' or 'chat', got {api!r}")

@@ -1,4 +1,4 @@
-"""JSON over HTTP for the OpenAI-compatible servers of the GenRES judge and embedder.
+"""JSON over HTTP for OpenAI-compatible servers (model runs, the GenRES judge and embedder).
 
 Built on ``requests`` (connection pooling, proxies from the environment, TLS
 verification). The rules, all in :class:`JsonClient`:
@@ -6,7 +6,7 @@ verification). The rules, all in :class:`JsonClient`:
 * **Redirects are never followed.** A 3xx reply is an :class:`EndpointError` naming
   the host and the ``Location``: the API key goes to the URL the user gave and to no
   other origin, and never in clear text to a host the https rule of
-  :func:`~.backends.endpoint` would refuse.
+  :func:`~triplebench.endpoints.endpoint` would refuse.
 * **Retried** (exponential backoff, capped; on 429 the server's ``Retry-After``
   seconds, capped): HTTP 408, 429 and 5xx, timeouts, connections reset or closed
   mid-reply.
@@ -32,7 +32,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...errors import TripleBenchError
+from .errors import TripleBenchError
 
 
 class EndpointError(TripleBenchError):
