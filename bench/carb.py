@@ -129,9 +129,9 @@ def main() -> None:
 
     import pyarrow as pa
 
-    from triplebench.formats.carb import read_predictions
-    from triplebench.scoring import carb, robust
-    from triplebench.scoring.carb import gold as gold_module
+    from triplebench.benchmarks import carb, robust
+    from triplebench.benchmarks.carb import gold as gold_module
+    from triplebench.benchmarks.carb.formats import read_predictions
     from triplebench.sources import load_pins
 
     mirror = ROOT.parent / "shared" / "upstream"
@@ -241,17 +241,17 @@ def main() -> None:
 #: (module, attribute, label) of the phases ``--phases`` times; the calls go through these
 #: module attributes, so a wrapper put there sees every one of them
 PHASES = (
-    ("triplebench.formats.carb", "decode_lines", "read: decode + line split"),
-    ("triplebench.formats.carb", "_confidences", "read: confidence column"),
-    ("triplebench.scoring.carb.scorer", "load", "input -> columns (records: gathers and type checks; "
+    ("triplebench.benchmarks.carb.formats", "decode_lines", "read: decode + line split"),
+    ("triplebench.benchmarks.carb.formats", "_confidences", "read: confidence column"),
+    ("triplebench.benchmarks.carb.scorer", "load", "input -> columns (records: gathers and type checks; "
                                                 "files: all of reading, the two above included)"),
-    ("triplebench.scoring.carb.engine", "Grouping.of", "grouping by sentence key"),
-    ("triplebench.scoring.carb.engine", "Encoder.encode", "segment texts -> token ids"),
-    ("triplebench.kernels.carb", "pair_table", "kernel: pair table"),
-    ("triplebench.kernels.carb", "sentence_pieces", "kernel: greedy matching per sentence"),
-    ("triplebench.kernels.carb", "accumulate", "kernel: accumulation"),
-    ("triplebench.scoring.carb.scorer", "_input_counts", "input counts (duplicates, empty, ...)"),
-    ("triplebench.scoring.carb.scorer", "CarbScorer.score", "total"),
+    ("triplebench.benchmarks.carb.matching", "Grouping.of", "grouping by sentence key"),
+    ("triplebench.benchmarks.carb.matching", "Encoder.encode", "segment texts -> token ids"),
+    ("triplebench.benchmarks.carb.kernels", "pair_table", "kernel: pair table"),
+    ("triplebench.benchmarks.carb.kernels", "sentence_pieces", "kernel: greedy matching per sentence"),
+    ("triplebench.benchmarks.carb.kernels", "accumulate", "kernel: accumulation"),
+    ("triplebench.benchmarks.carb.scorer", "_input_counts", "input counts (duplicates, empty, ...)"),
+    ("triplebench.benchmarks.carb.scorer", "CarbScorer.score", "total"),
 )
 
 

@@ -44,7 +44,7 @@ def rss_gib() -> float:
 def cold_start() -> None:
     code = (
         "import time; t=time.perf_counter();"
-        "from triplebench.scoring.combo import score_gold_as_prediction;"
+        "from triplebench.benchmarks.combo import score_gold_as_prediction;"
         "score_gold_as_prediction(); print(f'{time.perf_counter()-t:.3f}')"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
@@ -52,10 +52,10 @@ def cold_start() -> None:
 
 
 def validation() -> None:
-    from triplebench.baselines.combo import hierarchy_memberships, linkage, load_triples, random_embeddings
-    from triplebench.formats.combo import TASKS
-    from triplebench.kernels.combo import warm_up
-    from triplebench.scoring.combo import gold_as_prediction, load_gold, score
+    from triplebench.benchmarks.combo import gold_as_prediction, load_gold, score
+    from triplebench.benchmarks.combo.baselines import hierarchy_memberships, linkage, load_triples, random_embeddings
+    from triplebench.benchmarks.combo.formats import TASKS
+    from triplebench.benchmarks.combo.kernels import warm_up
 
     warm_up()
     start = time.perf_counter()
@@ -83,7 +83,7 @@ def validation() -> None:
 
 def reference_style_jaccard() -> None:
     """The reference algorithm's shape (dense matrix of set Jaccards), for comparison only."""
-    from triplebench.scoring.combo import load_gold
+    from triplebench.benchmarks.combo import load_gold
 
     gold = load_gold("validation")["npc_e_subj"]
     rng = np.random.default_rng(0)
@@ -108,7 +108,7 @@ def reference_style_jaccard() -> None:
 
 
 def synthetic(n: int = 1_000_000) -> None:
-    from triplebench.scoring.combo import GoldTask, score_task
+    from triplebench.benchmarks.combo import GoldTask, score_task
 
     rng = np.random.default_rng(1)
     mentions = [f"{i}h" for i in range(n)]

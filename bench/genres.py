@@ -71,7 +71,7 @@ class TorchMiniLM:
 def child(which: str, path: str) -> int:
     """Score ``path`` (NYT10m) with the default scores; ``which``: ours | torch."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from triplebench.scoring.genres import score
+    from triplebench.benchmarks.genres import score
 
     options = {"embedder": TorchMiniLM()} if which == "torch" else {}
     result = score(path, dataset="nyt10m", **options)
@@ -143,8 +143,8 @@ def bench_one_run(repeats: int, torch: bool) -> None:
 
 
 def bench_embed(sample: int, repeats: int, torch: bool) -> None:
-    from triplebench.reports.genres import paper_runs
-    from triplebench.scoring.genres.embedders import MiniLMEmbedder
+    from triplebench.benchmarks.genres.embedders import MiniLMEmbedder
+    from triplebench.benchmarks.genres.report import paper_runs
 
     runs = paper_runs()
     strings = sorted({str(x) for (s, _), run in runs.items() if s == "wiki20m" for triples in run["triples"] for t in triples for x in t})
@@ -168,10 +168,10 @@ def bench_embed(sample: int, repeats: int, torch: bool) -> None:
 
 
 def bench_us_cs(repeats: int = 20) -> None:
-    from triplebench.kernels import genres as kernels
-    from triplebench.reports.genres import embedding_path, gold_triples, paper_runs
-    from triplebench.scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
-    from triplebench.scoring.genres.scorer import triple_vectors
+    from triplebench.benchmarks.genres import kernels
+    from triplebench.benchmarks.genres.embedders import CachedEmbedder, MiniLMEmbedder
+    from triplebench.benchmarks.genres.report import embedding_path, gold_triples, paper_runs
+    from triplebench.benchmarks.genres.scorer import triple_vectors
 
     run = paper_runs()[("nyt10m", "gpt-4")]
     gold = gold_triples("nyt10m")
@@ -232,7 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def bench_judge(n: int = 200) -> None:
-    from triplebench.scoring.genres.judges import OpenAIJudge
+    from triplebench.benchmarks.genres.judges import OpenAIJudge
 
     class Server(ThreadingHTTPServer):
         request_queue_size = 128  # the default backlog (5) refuses bursts of 32 connections

@@ -32,7 +32,7 @@ CDR_GPT4 = ROOT / "raw" / "genres" / "processed_results" / "cdr_rand_200_gpt-4_1
 
 
 def _run(predictions, server: FakeJudge, cache: Path, scores: str, **options) -> tuple[float, int, object]:
-    from triplebench.scoring.genres import score
+    from triplebench.benchmarks.genres import score
 
     before = len(server.asked())
     start = time.perf_counter()
@@ -42,8 +42,8 @@ def _run(predictions, server: FakeJudge, cache: Path, scores: str, **options) ->
 
 
 def main() -> int:
-    from triplebench.scoring.genres import OPTIONS
-    from triplebench.scoring.genres.judges import load_prompts
+    from triplebench.benchmarks.genres import OPTIONS
+    from triplebench.benchmarks.genres.judges import load_prompts
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per reply")

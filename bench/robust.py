@@ -55,7 +55,7 @@ print(json.dumps({"in_process": statistics.median(times)}))
 
 def unified_gold(target: Path) -> Path:
     """The pinned LLM4IE gold as the upstream scorer's unified JSON."""
-    from triplebench.formats.robust import read_llm4ie
+    from triplebench.benchmarks.robust.formats import read_llm4ie
 
     upstream = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream"))
     base = upstream / "github.com/jkx19/LLM4IE/ccadeefc1c4a074f9f68f68fd918c667efcbf219/dataset"
@@ -74,8 +74,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    from triplebench.formats.robust import read_unified
-    from triplebench.scoring import robust
+    from triplebench.benchmarks import robust
+    from triplebench.benchmarks.robust.formats import read_unified
 
     upstream = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream"))
     files = [upstream / ADELIE / name for name in RUNS]

@@ -76,8 +76,8 @@ def genres_paper_runs(built):
     the suite's most expensive setup: test_genres_reproduce.py and test_genres_cli_evaluate.py
     share it. Treat the results as read-only (copy before changing).
     """
-    from triplebench.formats.genres import PAPER_MODELS, SETS
-    from triplebench.scoring.genres import ArchivedRun, score
+    from triplebench.benchmarks.genres import ArchivedRun, score
+    from triplebench.benchmarks.genres.formats import PAPER_MODELS, SETS
 
     out = {}
     for set_name in SETS:

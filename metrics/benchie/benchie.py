@@ -1,4 +1,4 @@
-"""BenchIE as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.benchie` (config = language).
+"""BenchIE as an ``evaluate`` module: an adapter of :mod:`triplebench.benchmarks.benchie` (config = language).
 
 The base class is reached through its module: ``evaluate.load`` takes the first Metric class
 in this file's namespace.
@@ -8,7 +8,7 @@ from triplebench import evaluate_module
 
 
 class Benchie(evaluate_module.TriplebenchMetric):
-    """BenchIE, the evaluate module: :func:`triplebench.scoring.benchie.score` of the examples.
+    """BenchIE, the evaluate module: :func:`triplebench.benchmarks.benchie.score` of the examples.
 
     One example per extraction; ``compute()`` keywords are the scorer's options (``gold=``
     included) and it returns the result's ``to_dict()`` (see

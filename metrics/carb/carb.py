@@ -1,4 +1,4 @@
-"""CaRB as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.carb` (config = split).
+"""CaRB as an ``evaluate`` module: an adapter of :mod:`triplebench.benchmarks.carb` (config = split).
 
 The base class is reached through its module: ``evaluate.load`` takes the first Metric class
 in this file's namespace.
@@ -8,7 +8,7 @@ from triplebench import evaluate_module
 
 
 class Carb(evaluate_module.TriplebenchMetric):
-    """CaRB, the evaluate module: :func:`triplebench.scoring.carb.score` of the examples.
+    """CaRB, the evaluate module: :func:`triplebench.benchmarks.carb.score` of the examples.
 
     One example per extraction; ``compute()`` keywords are the scorer's options and it
     returns the result's ``to_dict()`` (see :meth:`triplebench.evaluate_module.TriplebenchMetric.compute`).

@@ -1,4 +1,4 @@
-"""ComBO as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.combo` (gold in ``references``).
+"""ComBO as an ``evaluate`` module: an adapter of :mod:`triplebench.benchmarks.combo` (gold in ``references``).
 
 The base class is reached through its module: ``evaluate.load`` takes the first Metric class
 in this file's namespace.
@@ -8,7 +8,7 @@ from triplebench import evaluate_module
 
 
 class Combo(evaluate_module.TriplebenchMetric):
-    """ComBO, the evaluate module: :func:`triplebench.scoring.combo.score` of the examples.
+    """ComBO, the evaluate module: :func:`triplebench.benchmarks.combo.score` of the examples.
 
     One example per mention: its predicted cluster id and its gold cluster ids (the
     references make the gold). ``compute()`` keywords are ``subtask`` or ``tasks``,

@@ -1,4 +1,4 @@
-"""GenRES as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.genres` (texts= and optional gold=).
+"""GenRES as an ``evaluate`` module: an adapter of :mod:`triplebench.benchmarks.genres` (texts= and optional gold=).
 
 The base class is reached through its module: ``evaluate.load`` takes the first Metric class
 in this file's namespace.
@@ -8,7 +8,7 @@ from triplebench import evaluate_module
 
 
 class Genres(evaluate_module.TriplebenchMetric):
-    """GenRES, the evaluate module: :func:`triplebench.scoring.genres.score` of the examples.
+    """GenRES, the evaluate module: :func:`triplebench.benchmarks.genres.score` of the examples.
 
     One example per text: its extracted triples (and ``texts=``, the source texts that
     place the examples in the set). ``compute()`` keywords are the scorer's options and

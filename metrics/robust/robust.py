@@ -1,4 +1,4 @@
-"""ROBUST as an ``evaluate`` module: an adapter of :mod:`triplebench.scoring.robust` (gold via ``gold=``).
+"""ROBUST as an ``evaluate`` module: an adapter of :mod:`triplebench.benchmarks.robust` (gold via ``gold=``).
 
 The base class is reached through its module: ``evaluate.load`` takes the first Metric class
 in this file's namespace.
@@ -8,7 +8,7 @@ from triplebench import evaluate_module
 
 
 class Robust(evaluate_module.TriplebenchMetric):
-    """ROBUST, the evaluate module: :func:`triplebench.scoring.robust.score` of the examples.
+    """ROBUST, the evaluate module: :func:`triplebench.benchmarks.robust.score` of the examples.
 
     One example per extraction (flat records); the gold is ``gold=`` or the built cliques.
     ``compute()`` keywords are the scorer's options and it returns the result's

@@ -43,7 +43,7 @@ def score(benchmark: str, predictions: Any, **options: Any) -> Result:
     **options
         The scorer's keyword options (``gold=``, selectors such as ``split=``,
         ``allow_partial=``, ``bootstrap=``, ...); the same names as the CLI flags.
-        Each benchmark's ``score`` (e.g. :func:`triplebench.scoring.carb.score`)
+        Each benchmark's ``score`` (e.g. :func:`triplebench.benchmarks.carb.score`)
         lists its own.
 
     Returns

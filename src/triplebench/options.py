@@ -300,7 +300,7 @@ def validate(spec: Sequence[Option], values: Mapping[str, Any], *, where: str = 
 
     Examples
     --------
-    >>> from triplebench.scoring import carb
+    >>> from triplebench.benchmarks import carb
     >>> validate(carb.OPTIONS, {"split": "dev", "bootstrap": 100})  # doctest: +NORMALIZE_WHITESPACE
     {'split': 'dev', 'matcher': 'binary_linient_tuple_match', 'binary': False, 'fmt': None, 'subset': False,
      'allow_partial': False, 'bootstrap': 100, 'seed': 0, 'level': 0.95, 'data': None, 'data_version': None}
@@ -338,7 +338,7 @@ def add_arguments(parser: argparse.ArgumentParser, spec: Sequence[Option]) -> No
     Examples
     --------
     >>> import argparse
-    >>> from triplebench.scoring import carb
+    >>> from triplebench.benchmarks import carb
     >>> parser = argparse.ArgumentParser(prog="triplebench score carb")
     >>> add_arguments(parser, carb.OPTIONS)
     >>> parser.parse_args(["--split", "dev", "--bootstrap", "100"]).bootstrap
@@ -399,7 +399,7 @@ def from_namespace(spec: Sequence[Option], namespace: argparse.Namespace) -> dic
     Examples
     --------
     >>> import argparse
-    >>> from triplebench.scoring import carb
+    >>> from triplebench.benchmarks import carb
     >>> parser = argparse.ArgumentParser(prog="triplebench score carb")
     >>> add_arguments(parser, carb.OPTIONS)
     >>> from_namespace(carb.OPTIONS, parser.parse_args(["--split", "dev", "--bootstrap", "100"]))

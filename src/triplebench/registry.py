@@ -115,7 +115,7 @@ TABLE = {
 def spec_from_table(name: str, fields: dict) -> BenchmarkSpec:
     """The :class:`BenchmarkSpec` of one :data:`TABLE` entry."""
     return BenchmarkSpec(
-        name, fields["title"], fields.get("module", f"triplebench.scoring.{name}"), tuple(fields["selectors"]),
+        name, fields["title"], fields.get("module", f"triplebench.benchmarks.{name}"), tuple(fields["selectors"]),
         fields["unit"], fields["main_score"], tuple(fields["headline"]), Display(fields["percent"], fields["decimals"]),
         jit=fields.get("jit", True),
     )

@@ -12,9 +12,9 @@ import evaluate
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.benchie import score
 from triplebench.cli.main import main
 from triplebench.errors import InputError
-from triplebench.scoring.benchie import score
 
 REPO = "gkiril/benchie"
 MINIE = "data/oie_systems_explicit_extractions/minie_explicit.txt"

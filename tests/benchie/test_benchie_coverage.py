@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.benchie import score
 from triplebench.data import load_table
 from triplebench.errors import CoverageError, InputError
-from triplebench.scoring.benchie import score
 
 REPO = "gkiril/benchie"
 SYS = "data/oie_systems_explicit_extractions/"
@@ -149,7 +149,7 @@ def test_ascii_words_are_the_word_pattern_s_words() -> None:
     import random
     import re
 
-    from triplebench.scoring.benchie.placement import words_of
+    from triplebench.benchmarks.benchie.placement import words_of
 
     every_ascii = "".join(map(chr, range(128)))
     rng = random.Random(0)
@@ -182,8 +182,8 @@ def test_chinese_has_no_letter_case_to_flag(built) -> None:
 
 
 def test_a_sample_of_sentences_warns_by_default_and_subset_scores_against_their_gold(built):
+    from triplebench.benchmarks.benchie import score
     from triplebench.schemas import check_record
-    from triplebench.scoring.benchie import score
 
     rows = [("1", "He", "served as", "the first Prime Minister of Australia"),
             ("2", "Graner", "was", "a former U.S. Army reservist")]

@@ -7,8 +7,7 @@ import os
 import pytest
 
 from conftest import upstream_file
-from triplebench.errors import InputError
-from triplebench.formats.benchie import (
+from triplebench.benchmarks.benchie.formats import (
     expand_slot,
     minimal_slot,
     parse_extractions_tsv,
@@ -17,6 +16,7 @@ from triplebench.formats.benchie import (
     read_extractions_tsv,
     read_gold,
 )
+from triplebench.errors import InputError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 

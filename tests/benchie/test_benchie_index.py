@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from triplebench import cache
+from triplebench.benchmarks.benchie import index as idx
+from triplebench.benchmarks.benchie import score
 from triplebench.errors import InputError
-from triplebench.scoring.benchie import index as idx
-from triplebench.scoring.benchie import score
 
 GOLD = "sent_id:1\tA b c .\n1--> Cluster 1:\nA --> b --> [the] c\n1--> Cluster 2:\nA --> is --> d\n"
 
@@ -129,7 +129,7 @@ def test_directory_or_fifo_as_gold_or_buckets(built, tmp_path):
 
 
 def test_one_hash_per_key_whatever_the_key_holds():
-    from triplebench.kernels.benchie import lookup, tally
+    from triplebench.benchmarks.benchie.kernels import lookup, tally
 
     rng = np.random.default_rng(7)
     words = ["", "a", "Prime Minister", "北京", "Zürich", "x" * 300, "\x1f", "\x1e", " "]

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.benchie import bucket_scores, from_evaluate, score
 from triplebench.cli.main import main
 from triplebench.errors import InputError
-from triplebench.scoring.benchie import bucket_scores, from_evaluate, score
 from triplebench.scoring.significance import bootstrap_ci, compare
 from triplebench.signature import PROVENANCE, without
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from triplebench.benchmarks.benchie import report
 from triplebench.cli.main import main
 from triplebench.errors import InputError
-from triplebench.reports import benchie as report
 
 
 def test_report_stage_files(built, tmp_path, capsys):

@@ -8,8 +8,8 @@ import unicodedata
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.benchie import score
 from triplebench.errors import CoverageError, InputError
-from triplebench.scoring.benchie import score
 
 REPO = "gkiril/benchie"
 SYS = "data/oie_systems_explicit_extractions/"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from copy import copy
 
-from triplebench.scoring.carb import PREPOSITIONS, normalize_key
+from triplebench.benchmarks.carb import PREPOSITIONS, normalize_key
 
 
 class Ex:

@@ -6,9 +6,9 @@ import pytest
 from carb_oracle import Ex
 from carb_oracle import compare as oracle_compare
 
+from triplebench.benchmarks import carb
+from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.errors import InputError
-from triplebench.formats.carb import read_predictions
-from triplebench.scoring import carb
 
 S = "John met Mary in Paris on Monday ."
 # hand-written: 1 to 5 arguments, an empty argument, negative log-probability confidences

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks import carb
 from triplebench.cli.main import main
 from triplebench.errors import InputError
-from triplebench.scoring import carb
 
 OPENIE4 = ("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
 OPENIE5 = ("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")
@@ -119,7 +119,7 @@ def test_clausie_line_with_an_empty_confidence_is_refused(tmp_path, capsys):
 
 
 def test_clausie_four_column_lines_are_still_skipped_as_the_reference_does():
-    from triplebench.formats.carb import read_columns
+    from triplebench.benchmarks.carb.formats import read_columns
 
     _, report = read_columns(upstream_file(*CLAUSIE), "clausie")
     assert report.skipped == {"4 columns (reference reads only 1 or 5)": 391}

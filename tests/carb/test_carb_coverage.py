@@ -8,10 +8,10 @@ from carb_oracle import Ex
 from carb_oracle import compare as oracle_compare
 
 from conftest import upstream_file
+from triplebench.benchmarks import carb
+from triplebench.benchmarks.carb.formats import read_predictions
+from triplebench.benchmarks.carb.gold import built_gold
 from triplebench.errors import CoverageError
-from triplebench.formats.carb import read_predictions
-from triplebench.scoring import carb
-from triplebench.scoring.carb.gold import built_gold
 
 REPO = "dair-iitd/CaRB"
 

@@ -8,8 +8,8 @@ import datasets
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.carb import formats as fmt
 from triplebench.errors import InputError
-from triplebench.formats import carb as fmt
 
 REPO = "dair-iitd/CaRB"
 

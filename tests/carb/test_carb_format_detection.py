@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.carb.detect import check, detect, sniff
 from triplebench.errors import InputError
-from triplebench.formats.detect import check, detect, sniff
 
 CARB = "dair-iitd/CaRB"
 

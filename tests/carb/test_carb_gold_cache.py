@@ -7,8 +7,8 @@ import json
 import pytest
 
 from conftest import upstream_file
-from triplebench.scoring import carb
-from triplebench.scoring.carb import gold as gold_module
+from triplebench.benchmarks import carb
+from triplebench.benchmarks.carb import gold as gold_module
 
 OPENIE5 = ("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")
 
@@ -55,7 +55,7 @@ def test_the_encoded_gold_from_the_cache_scores_like_a_fresh_encoding(built, fre
     # keyed by the code that encodes as well as by the parquet: an edit of the engine rebuilds it
     from hashlib import sha256
 
-    from triplebench.scoring.carb import engine
+    from triplebench.benchmarks.carb import matching as engine
     header = json.loads(cache.read_text(encoding="utf-8").split("\n", 1)[0])
     assert sha256(open(engine.__file__, "rb").read()).hexdigest() in header["sources"]
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks import carb
+from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.cli.main import main
-from triplebench.formats.carb import read_predictions
-from triplebench.scoring import carb
 from triplebench.signature import PROVENANCE, without
 
 OPENIE5 = ("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")
@@ -57,7 +57,7 @@ def test_evaluate_add_batch_equals_the_scorer(project_root, openie5_records, dir
 
 
 def test_evaluate_robust_equals_the_scorer(project_root, monkeypatch):
-    from triplebench.scoring import robust
+    from triplebench.benchmarks import robust
 
     monkeypatch.chdir(project_root)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -115,7 +115,7 @@ def test_cli_compare_same_system_is_not_significant(capsys):
 
 
 def test_report_writes_metrics_and_curves_and_deletes_nothing(tmp_path, capsys, project_root, monkeypatch):
-    from triplebench.reports.carb import main as report_main
+    from triplebench.benchmarks.carb.report import main as report_main
 
     monkeypatch.chdir(project_root)
     report, curves = tmp_path / "carb.json", tmp_path / "curves"
@@ -130,8 +130,8 @@ def test_report_writes_metrics_and_curves_and_deletes_nothing(tmp_path, capsys, 
 
 
 def test_report_refuses_a_directory_as_metrics_file(tmp_path, project_root, monkeypatch):
+    from triplebench.benchmarks.carb.report import main as report_main
     from triplebench.errors import InputError
-    from triplebench.reports.carb import main as report_main
 
     monkeypatch.chdir(project_root)
     with pytest.raises(InputError, match="directory"):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import upstream_file
-from triplebench.scoring import carb
+from triplebench.benchmarks import carb
 
 REPO = "dair-iitd/CaRB"
 

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from conftest import upstream_file
-from triplebench.scoring import carb, robust
+from triplebench.benchmarks import carb, robust
 
 ROOT = Path(__file__).resolve().parents[2]
 

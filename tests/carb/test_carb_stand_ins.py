@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from conftest import upstream_file
-from triplebench.scoring import carb
+from triplebench.benchmarks import carb
 
 
 def test_ollie_from_the_systems_config_gives_carbs_committed_dump_at_every_threshold(built, project_root):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from conftest import upstream_file
-from triplebench.kernels.carb import summaries, summarise
-from triplebench.scoring import carb
+from triplebench.benchmarks import carb
+from triplebench.benchmarks.carb.kernels import summaries, summarise
 
 
 def reference(prec: np.ndarray, rec: np.ndarray) -> tuple[float, float, float, float]:

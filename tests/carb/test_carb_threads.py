@@ -6,8 +6,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import upstream_file
-from triplebench.formats.carb import read_predictions
-from triplebench.scoring.carb import CarbScorer
+from triplebench.benchmarks.carb import CarbScorer
+from triplebench.benchmarks.carb.formats import read_predictions
 
 SYSTEMS = ("openie4", "openie5", "clausie", "props")
 

@@ -3,7 +3,7 @@
 
 def contract_input() -> tuple[object, dict]:
     """(predictions, options): 40 round-robin clusters over the NPC-E subject and RPC mentions."""
-    from triplebench.scoring.combo import load_gold
+    from triplebench.benchmarks.combo import load_gold
 
     gold = load_gold("validation")
     return [{"task": task, "mention": m, "cluster": str(i % 40)}

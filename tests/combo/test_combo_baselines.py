@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from triplebench.baselines import combo as base
-from triplebench.scoring.combo import GoldTask
+from triplebench.benchmarks.combo import GoldTask
+from triplebench.benchmarks.combo import baselines as base
 
 
 def test_scipy_cut_equals_sklearn_agglomerative() -> None:

@@ -10,9 +10,9 @@ import datasets
 import pytest
 
 from conftest import upstream_file
-from triplebench.builders import combo as build_combo
+from triplebench.benchmarks.combo import build as build_combo
+from triplebench.benchmarks.combo.formats import TASKS, gold_clusters, read_triples
 from triplebench.errors import InputError
-from triplebench.formats.combo import TASKS, gold_clusters, read_triples
 from triplebench.sources import RawDir
 
 VAL = ("jeffchy/COMBO", "combo/revised.val.json")

@@ -11,10 +11,10 @@ import pytest
 from combo_slow import classic, reference_metrics, upstream_gold
 
 from conftest import upstream_file
+from triplebench.benchmarks.combo import load_gold, score
+from triplebench.benchmarks.combo.formats import write_predictions_jsonl
 from triplebench.cli.main import main
 from triplebench.errors import InputError
-from triplebench.formats.combo import write_predictions_jsonl
-from triplebench.scoring.combo import load_gold, score
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, upstream_file
+from triplebench.benchmarks.combo import GoldTask, gold_as_prediction, load_gold, score, score_gold_as_prediction, score_task
 from triplebench.errors import CoverageError, InputError
-from triplebench.scoring.combo import GoldTask, gold_as_prediction, load_gold, score, score_gold_as_prediction, score_task
 
 TASKS = ("npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj")
 
@@ -260,7 +260,7 @@ def test_missing_mentions_are_refused_or_scored_as_asked(built) -> None:
 def test_input_forms_agree(built, tmp_path) -> None:
     import datasets
 
-    from triplebench.formats.combo import write_predictions_jsonl
+    from triplebench.benchmarks.combo.formats import write_predictions_jsonl
 
     gold = load_gold("validation")
     rng = np.random.default_rng(0)

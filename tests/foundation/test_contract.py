@@ -86,14 +86,15 @@ def test_every_scorer_declares_the_contract(name: str) -> None:
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
     ("_version", "registry", "paths", "io", "options"),  # the registry is a table: no scorer behind it
-    ("params", "schemas", "cache", "resolver", "metric_spec", "kernels", "endpoints", "http"),
+    ("params", "schemas", "cache", "resolver", "metric_spec", "endpoints", "http"),
     ("data", "sources", "formats"),
     ("signature",),
     ("builders", "scoring"),
     ("triplebench",),  # the package root: score() and compare()
-    ("baselines", "evaluate_module", "warmup", "summary", "release"),
+    ("evaluate_module", "warmup", "summary", "release", "run"),
     ("reports",),
     ("cli",),
+    ("benchmarks",),  # each benchmark builds on the whole framework; the framework reaches it only through the registry
 )
 KERNEL_THIRD_PARTY = {"numpy", "numba"}
 KERNEL_STDLIB = {"__future__", "typing", "enum", "math", "functools", "os", "threading", "time", "types", "collections"}
@@ -131,7 +132,7 @@ def _imports(source: str, module: str, is_package: bool, modules=MODULES) -> lis
 
 
 def _unit(name: str) -> str:
-    """``triplebench.scoring.carb.engine`` -> ``scoring``; the package root -> ``triplebench``."""
+    """``triplebench.benchmarks.carb.matching`` -> ``scoring``; the package root -> ``triplebench``."""
     parts = name.split(".")
     return parts[1] if len(parts) > 1 else parts[0]
 
@@ -193,14 +194,20 @@ def test_no_two_modules_import_each_other() -> None:
     assert not cycles, f"modules that import each other: {cycles}"
 
 
+def _is_kernel_module(name: str) -> bool:
+    """A benchmark's kernel module: ``benchmarks.<b>.kernels`` or ``benchmarks.<b>.<what>_kernels``."""
+    last = name.rsplit(".", 1)[-1]
+    return _unit(name) == "benchmarks" and (last == "kernels" or last.endswith("_kernels"))
+
+
 def test_kernels_import_only_numpy_numba_and_the_standard_library() -> None:
     problems = []
     for module, path in MODULES.items():
-        if _unit(module) != "kernels":
+        if not _is_kernel_module(module):
             continue
         for name in _imports(path.read_text(encoding="utf-8"), module, path.name == "__init__.py"):
             top = name.split(".")[0]
-            if top == "triplebench" and _unit(name) != "kernels" and name != "triplebench":
+            if top == "triplebench" and not _is_kernel_module(name) and name != "triplebench":
                 problems.append(f"{module} imports {name}")
             elif top not in KERNEL_THIRD_PARTY | KERNEL_STDLIB | {"triplebench"}:
                 problems.append(f"{module} imports {name}")
@@ -210,9 +217,9 @@ def test_kernels_import_only_numpy_numba_and_the_standard_library() -> None:
 def test_the_import_check_sees_relative_lazy_and_submodule_imports() -> None:
     """The check itself: lazy and relative imports are found and resolved to absolute names, and
     ``from .. import scoring`` is the scoring package, not the root."""
-    source = "import numpy\nfrom . import text\n\ndef f():\n    from ..scoring.carb import engine\n    from .. import scoring\n"
-    assert _imports(source, "triplebench.formats.carb", False) == [
-        "numpy", "triplebench.formats.text", "triplebench.scoring.carb.engine", "triplebench.scoring"]
-    assert _imports("from .gold import x\n", "triplebench.scoring.combo", True) == ["triplebench.scoring.combo.gold"]
+    source = "import numpy\nfrom . import kernels\n\ndef f():\n    from ...scoring import units\n    from ... import scoring\n"
+    assert _imports(source, "triplebench.benchmarks.carb.matching", False) == [
+        "numpy", "triplebench.benchmarks.carb.kernels", "triplebench.scoring.units", "triplebench.scoring"]
+    assert _imports("from .gold import x\n", "triplebench.benchmarks.combo", True) == ["triplebench.benchmarks.combo.gold"]
     layer_of = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
-    assert layer_of[_unit("triplebench.scoring")] > layer_of[_unit("triplebench.formats.carb")]
+    assert layer_of[_unit("triplebench.benchmarks.carb.formats")] > layer_of[_unit("triplebench.scoring")]

@@ -228,7 +228,7 @@ def _genres(folder: Path) -> Path:
 
 
 def _combo(folder: Path) -> Path:
-    from triplebench.scoring.combo import load_gold
+    from triplebench.benchmarks.combo import load_gold
 
     gold = load_gold("validation")["npc_e_subj"]
     rows = [{"task": "npc_e_subj", "mention": m, "cluster": i % 97} for i, m in enumerate(gold.mentions)]

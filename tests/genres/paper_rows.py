@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from triplebench.formats.genres import PAPER_MODELS
+from triplebench.benchmarks.genres.formats import PAPER_MODELS
 
 # (set, model): (#tri, #tok, FS %, GS %) as printed in Tables 2-4
 PAPER = {

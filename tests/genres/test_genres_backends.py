@@ -11,14 +11,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
+from triplebench.benchmarks import genres as scorer
+from triplebench.benchmarks.genres import kernels
+from triplebench.benchmarks.genres.embedders import CachedEmbedder, OpenAIEmbedder
+from triplebench.benchmarks.genres.inputs import check_triples
+from triplebench.benchmarks.genres.judge_replies import count_splits, parse_factualness
+from triplebench.benchmarks.genres.judges import JudgeCache, OpenAIJudge
 from triplebench.errors import InputError
-from triplebench.formats.judge_replies import count_splits, parse_factualness
 from triplebench.http import EndpointError
-from triplebench.kernels import genres as kernels
-from triplebench.scoring import genres as scorer
-from triplebench.scoring.genres.embedders import CachedEmbedder, OpenAIEmbedder
-from triplebench.scoring.genres.inputs import check_triples
-from triplebench.scoring.genres.judges import JudgeCache, OpenAIJudge
 
 PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
 
@@ -204,7 +204,7 @@ def test_bad_triples_are_refused_under_strict(triple, match):
 
 
 def test_default_drops_wrong_length_and_counts_zero_tokens():
-    from triplebench.scoring.genres.statistics import token_stats
+    from triplebench.benchmarks.genres.statistics import token_stats
 
     triples, dropped = check_triples([[["a", "b"], ["x", None, "z"], ["New York", "is in", "U.S."]]], "<records>",
                                             strict=False)
@@ -215,7 +215,7 @@ def test_default_drops_wrong_length_and_counts_zero_tokens():
 
 
 def test_token_counts_are_kept_per_string_so_a_rerun_tokenises_nothing(tmp_path, monkeypatch):
-    from triplebench.scoring.genres import statistics, tokenize
+    from triplebench.benchmarks.genres import statistics, tokenize
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path))
     monkeypatch.setattr(statistics, "_STORES", {})
@@ -235,7 +235,7 @@ def test_the_word_tokenizer_loads_without_the_rest_of_nltk():
     import subprocess
     import sys
 
-    code = ("import sys; from triplebench.scoring.genres.tokenize import word_tokenize; "
+    code = ("import sys; from triplebench.benchmarks.genres.tokenize import word_tokenize; "
             "assert word_tokenize('Mr. Smith isn\\'t here. He left.') == "
             "['Mr.', 'Smith', 'is', \"n't\", 'here', '.', 'He', 'left', '.'], word_tokenize('x'); "
             "assert not [m for m in sys.modules if m.split('.')[0] == 'nltk'], 'nltk left behind'; "
@@ -290,8 +290,8 @@ def test_cli_with_the_openai_judge_end_to_end(built, server, tmp_path, capsys):
 
 
 def test_minilm_vectors_are_kept_per_set_in_the_user_cache_other_embedders_only_when_asked(tmp_path, monkeypatch):
+    from triplebench.benchmarks.genres import backends
     from triplebench.options import validate
-    from triplebench.scoring.genres import backends
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user"))
     minilm = backends.embedder(validate(scorer.OPTIONS, {"dataset": "cdr"}))

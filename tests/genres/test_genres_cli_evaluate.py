@@ -16,10 +16,10 @@ import pytest
 from paper_rows import KNOWN, PAPER, TOK_ROUNDING, one_decimal
 
 from conftest import upstream_file
+from triplebench.benchmarks.genres import score
+from triplebench.benchmarks.genres.formats import PAPER_MODELS, SETS
+from triplebench.benchmarks.genres.report import paper_table
 from triplebench.cli.main import main
-from triplebench.formats.genres import PAPER_MODELS, SETS
-from triplebench.reports.genres import paper_table
-from triplebench.scoring.genres import score
 
 
 class HashEmbedder:

@@ -8,8 +8,8 @@ import datasets
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.genres import formats as fmt
 from triplebench.errors import InputError
-from triplebench.formats import genres as fmt
 
 REPO = "pat-jj/GenRES"
 SAMPLE_SIZES = {"cdr": 200, "docred": 200, "nyt10m": 500, "wiki20m": 500, "tacred": 800, "wiki80": 800}

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 import us_cs_runs
 
+from triplebench.benchmarks.genres import minilm
+from triplebench.benchmarks.genres.embedders import CachedEmbedder, MiniLMEmbedder
 from triplebench.errors import InputError, TripleBenchError
-from triplebench.scoring.genres import minilm
-from triplebench.scoring.genres.embedders import CachedEmbedder, MiniLMEmbedder
 
 TEXTS = [
     "", "   ", "Aspirin", "treats", "headache", "Barack Obama", "was born in", "Honolulu, Hawaii",
@@ -105,10 +105,10 @@ def test_after_the_warm_up_embedding_compiles_nothing(tmp_path):
         assert done.returncode == 0, done.stderr
         return {str(p): p.stat().st_mtime_ns for p in (tmp_path / "numba").rglob("*") if p.is_file()}
 
-    warmed = run("from triplebench.scoring.genres import warm_up; assert warm_up()")
+    warmed = run("from triplebench.benchmarks.genres import warm_up; assert warm_up()")
     assert any(name.endswith(".nbc") for name in warmed)
     texts = repr(TEXTS + [f"filler {i}" for i in range(300)])
-    assert run(f"from triplebench.scoring.genres.minilm import MiniLM; MiniLM().embed({texts}, workers=2)") == warmed
+    assert run(f"from triplebench.benchmarks.genres.minilm import MiniLM; MiniLM().embed({texts}, workers=2)") == warmed
 
 
 # -- the cache --------------------------------------------------------------------------------------
@@ -203,8 +203,8 @@ def test_the_minilm_key_names_the_encoders_code_and_model_files():
 
 
 def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, monkeypatch):
-    from triplebench.scoring.genres import score
-    from triplebench.scoring.genres.reproduce import ArchivedRun, run_records
+    from triplebench.benchmarks.genres import score
+    from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "cache"))
     calls = []
@@ -224,8 +224,8 @@ def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, m
 
 
 def test_a_foreign_file_as_embedding_cache_is_an_input_error(built, tmp_path):
-    from triplebench.scoring.genres import score
-    from triplebench.scoring.genres.reproduce import ArchivedRun, run_records
+    from triplebench.benchmarks.genres import score
+    from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
 
     records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"))[:2]
     foreign = tmp_path / "notes.npz"

@@ -13,9 +13,9 @@ import math
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks.genres import score
 from triplebench.cli.main import main
 from triplebench.errors import CoverageError, InputError
-from triplebench.scoring.genres import score
 
 
 def _output(name: str):
@@ -25,7 +25,7 @@ def _output(name: str):
 @pytest.fixture()
 def no_model_loads(monkeypatch):
     """Fail the test if MiniLM or an LDA model is loaded."""
-    from triplebench.scoring.genres import embedders, topics
+    from triplebench.benchmarks.genres import embedders, topics
 
     def refuse(*args, **kwargs):
         raise AssertionError("a model was loaded before the input was checked")
@@ -83,7 +83,7 @@ def test_upstream_outputs_are_accepted_by_default_and_refused_with_strict(built,
 
 
 def test_default_scores_need_no_topic_model(built, tmp_path, monkeypatch):
-    from triplebench.scoring.genres import topics
+    from triplebench.benchmarks.genres import topics
 
     monkeypatch.setattr(topics, "model_path", lambda name: tmp_path / "none.npz")
 
@@ -170,8 +170,8 @@ def test_an_empty_json_object_is_exit_2_not_zero_texts(built, tmp_path, capsys, 
 @pytest.fixture()
 def no_parsing(monkeypatch):
     """Fail the test if a JSON line or a record is parsed: the refusal must come from a count."""
-    from triplebench.formats import genres as fmt
-    from triplebench.scoring.genres import inputs
+    from triplebench.benchmarks.genres import formats as fmt
+    from triplebench.benchmarks.genres import inputs
 
     def refuse(*args, **kwargs):
         raise AssertionError("the records were parsed before their number was checked")
@@ -181,7 +181,7 @@ def no_parsing(monkeypatch):
 
 
 def test_more_lines_than_every_set_has_are_refused_before_parsing(built, tmp_path, capsys, no_parsing):
-    from triplebench.formats.genres import MAX_TEXTS
+    from triplebench.benchmarks.genres.formats import MAX_TEXTS
 
     assert MAX_TEXTS == 3_000  # 200 + 200 + 500 + 500 + 800 + 800
     path = tmp_path / "flood.jsonl"
@@ -196,7 +196,7 @@ def test_more_lines_than_every_set_has_are_refused_before_parsing(built, tmp_pat
 
 
 def test_a_json_object_is_refused_at_its_first_member_past_the_limit(built, tmp_path, monkeypatch):
-    from triplebench.formats import genres as fmt
+    from triplebench.benchmarks.genres import formats as fmt
 
     monkeypatch.setattr(fmt, "MAX_TEXTS", 10)
     members = []
@@ -216,7 +216,7 @@ def test_a_json_object_is_refused_at_its_first_member_past_the_limit(built, tmp_
 
 
 def test_the_largest_archived_output_is_within_the_limit(built):
-    from triplebench.formats.genres import read_user_predictions
+    from triplebench.benchmarks.genres.formats import read_user_predictions
 
     keys, _ = read_user_predictions(_output("tacred_rand_800_wizardlm-70b_1.json"))
     assert len(keys) == 800

@@ -8,7 +8,7 @@ import json
 import pytest
 from fake_judge import FakeJudge
 
-from triplebench.scoring.genres.agreement import reference_verdicts, stored_agreement
+from triplebench.benchmarks.genres.agreement import reference_verdicts, stored_agreement
 
 
 def kappa_by_hand(pairs: list[tuple[bool, bool]]) -> tuple[list[list[int]], float, float]:
@@ -26,7 +26,7 @@ def kappa_by_hand(pairs: list[tuple[bool, bool]]) -> tuple[list[list[int]], floa
 @pytest.fixture()
 def paper_judge(built):
     """A fake server answering like the paper's judge on CDR, 10% of the verdicts flipped."""
-    from triplebench.scoring.genres.judges import load_prompts
+    from triplebench.benchmarks.genres.judges import load_prompts
 
     reference = reference_verdicts("cdr")
     facts = {(r.text, r.triple): r.supported for r in reference}
@@ -38,7 +38,7 @@ def paper_judge(built):
 
 
 def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_path, monkeypatch):
-    from triplebench.scoring.genres import judge_check
+    from triplebench.benchmarks.genres import judge_check
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     result = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=300, seed=5,
@@ -72,10 +72,10 @@ def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_pa
 
 
 def test_judge_check_cli_text_and_json(paper_judge, tmp_path, capsys, monkeypatch):
+    from triplebench.benchmarks.genres import OPTIONS
+    from triplebench.benchmarks.genres.backends import judge as make_judge
     from triplebench.cli.main import main
     from triplebench.options import validate
-    from triplebench.scoring.genres import OPTIONS
-    from triplebench.scoring.genres.backends import judge as make_judge
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     args = ["judge-check", "--set", "cdr", "--judge-url", paper_judge.url, "--judge-model", "fake", "--sample", "40",
@@ -104,9 +104,9 @@ def test_judge_check_refuses_the_archived_judge_and_a_missing_set(built, capsys)
 
 
 def test_a_judged_score_carries_the_stored_check_of_its_judge_or_says_there_is_none(paper_judge, tmp_path, monkeypatch):
-    from triplebench.scoring import genres
-    from triplebench.scoring.genres import judge_check
-    from triplebench.scoring.genres.reproduce import ArchivedRun, run_records
+    from triplebench.benchmarks import genres
+    from triplebench.benchmarks.genres import judge_check
+    from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     check = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=60, seed=2,

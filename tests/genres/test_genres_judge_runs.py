@@ -11,7 +11,7 @@ import re
 import pytest
 from fake_judge import FakeJudge
 
-from triplebench.scoring.genres.judges import JudgeCache, OpenAIJudge, triple_key
+from triplebench.benchmarks.genres.judges import JudgeCache, OpenAIJudge, triple_key
 
 PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
 
@@ -38,8 +38,8 @@ def _cli(path, url, cache, *extra):
 
 
 def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, capsys):
+    from triplebench.benchmarks.genres.judges import load_prompts
     from triplebench.cli.main import main
-    from triplebench.scoring.genres.judges import load_prompts
 
     path, prompts = cdr_run
     cache = tmp_path / "judge.sqlite"

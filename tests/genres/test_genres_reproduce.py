@@ -15,8 +15,8 @@ import pytest
 from paper_rows import KNOWN, PAPER, TOK_ROUNDING, one_decimal
 
 from conftest import upstream_file
-from triplebench.formats.genres import PAPER_MODELS, SETS
-from triplebench.scoring.genres import archived_run
+from triplebench.benchmarks.genres import archived_run
+from triplebench.benchmarks.genres.formats import PAPER_MODELS, SETS
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +37,8 @@ def runs(genres_paper_runs):
 
 
 def test_a_run_judged_by_whole_triple_lists_has_no_fs_or_gs_and_says_why(built):
-    from triplebench.scoring import genres
-    from triplebench.scoring.genres.reproduce import ArchivedRun
+    from triplebench.benchmarks import genres
+    from triplebench.benchmarks.genres.reproduce import ArchivedRun
 
     run = archived_run("nyt10m", "llama-2-7b")
     assert "FS" not in run and "GS" not in run and run["whole_list_texts"] == 181
@@ -119,7 +119,7 @@ def test_gs_equals_the_repository_tables(runs):
 
 def test_card_tables_are_the_committed_report(project_root):
     """The card's paper-vs-ours tables are rendered from reports/genres.json, never typed by hand."""
-    from triplebench.reports.genres import CARD_END, CARD_START, card_tables
+    from triplebench.benchmarks.genres.report import CARD_END, CARD_START, card_tables
 
     report = json.loads((project_root / "reports" / "genres.json").read_text())
     card = (project_root / "datasets" / "genres" / "README.md").read_text()

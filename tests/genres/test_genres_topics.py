@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from triplebench.scoring.genres import score, topics
+from triplebench.benchmarks.genres import score, topics
 
 SPORT = "The striker scored a late goal and the team won the football match in the stadium ."
 MEDICINE = "The patient received aspirin and the doctor reported reduced hypertension in the clinic ."
@@ -54,8 +54,8 @@ def test_missing_model_is_a_clear_error(tmp_path):
 
 def test_a_trained_model_carries_its_provenance_and_the_report_retrains_a_stale_one(built, model, tmp_path,
                                                                                      monkeypatch):
-    from triplebench.formats.genres import SETS
-    from triplebench.reports import genres as report
+    from triplebench.benchmarks.genres import report
+    from triplebench.benchmarks.genres.formats import SETS
 
     assert model.provenance is None and topics.stored_provenance(tmp_path / "none.npz") is None
     made = topics.provenance("cdr", 7, 20)

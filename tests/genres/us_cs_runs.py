@@ -29,8 +29,8 @@ def name(key: tuple) -> str:
 
 def published_runs() -> dict[tuple, tuple[list, list]]:
     """(set, model, sample, seed) -> (triples per text, gold triples per text), as the report reads them."""
+    from triplebench.benchmarks.genres.report import gold_triples
     from triplebench.data import load_table
-    from triplebench.reports.genres import gold_triples
 
     golds = {}
     runs: dict[tuple, tuple[list, list]] = {}
@@ -48,9 +48,9 @@ def published_runs() -> dict[tuple, tuple[list, list]]:
 
 def us_cs(runs, backend, phi) -> dict[tuple, tuple[float, float]]:
     """Percent US and CS of every run (the scorer's vectors and kernels); each string embedded once per set."""
-    from triplebench.kernels import genres as kernels
-    from triplebench.scoring.genres.embedders import CachedEmbedder
-    from triplebench.scoring.genres.scorer import triple_vectors
+    from triplebench.benchmarks.genres import kernels
+    from triplebench.benchmarks.genres.embedders import CachedEmbedder
+    from triplebench.benchmarks.genres.scorer import triple_vectors
 
     out, caches = {}, {}
     for key, (triples, refs) in runs.items():

@@ -36,12 +36,12 @@ def _benchmarks() -> tuple[str, ...]:
 #: none, ``module:function`` when only that function of it runs; the method names whose
 #: call elsewhere reaches it, or None when always reached)
 DYNAMIC = {
-    ("triplebench.builders.writer", "f'{__package__}.{benchmark}'"): ("triplebench.builders.{benchmark}", None),
+    ("triplebench.builders.writer", "f'triplebench.benchmarks.{benchmark}.build'"): ("triplebench.benchmarks.{benchmark}.build", None),
     # ``triplebench report BENCH`` runs the report module's ``main``; the index its ``index_part``
-    ("triplebench.cli.pipeline", "name"): ("triplebench.reports.{benchmark}:main", None),
-    ("triplebench.reports", "module"): ("triplebench.reports.{benchmark}:index_part", None),
-    ("triplebench.cli.scoring", "name"): ("triplebench.scoring.{benchmark}", None),
-    ("triplebench.scoring", "get(benchmark).module"): ("triplebench.scoring.{benchmark}", None),
+    ("triplebench.cli.pipeline", "name"): ("triplebench.benchmarks.{benchmark}.report:main", None),
+    ("triplebench.reports", "module"): ("triplebench.benchmarks.{benchmark}.report:index_part", None),
+    ("triplebench.cli.scoring", "name"): ("triplebench.benchmarks.{benchmark}.cli", None),
+    ("triplebench.scoring", "get(benchmark).module"): ("triplebench.benchmarks.{benchmark}", None),
 }
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from stages import ROOT, dvc
+from triplebench.benchmarks.carb.report import carb_pr_curves
 from triplebench.registry import BENCHMARKS
 from triplebench.reports import hooks, index, report_params
-from triplebench.reports.carb import carb_pr_curves
 
 #: what report_index writes (the rest of reports/ is what the report stages wrote)
 OUTPUTS = ("index.html", "figures", "metrics")

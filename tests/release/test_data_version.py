@@ -12,9 +12,9 @@ import pytest
 
 from conftest import upstream_file
 from triplebench import data, resolver, score
+from triplebench.benchmarks import carb
 from triplebench.cli.main import main
 from triplebench.errors import TripleBenchError
-from triplebench.scoring import carb
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENIE4 = ("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")

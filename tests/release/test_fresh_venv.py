@@ -24,8 +24,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import upstream_file
-from triplebench.formats.carb import read_predictions
-from triplebench.formats.combo import write_predictions_jsonl
+from triplebench.benchmarks.carb.formats import read_predictions
+from triplebench.benchmarks.combo.formats import write_predictions_jsonl
 from triplebench.release import publish, tree
 from triplebench.resolver import installed_version
 

@@ -56,8 +56,8 @@ def judge(built):
     sys.path.insert(0, str(ROOT / "tests" / "genres"))
     from fake_judge import FakeJudge
 
-    from triplebench.scoring.genres.agreement import reference_verdicts
-    from triplebench.scoring.genres.judges import load_prompts
+    from triplebench.benchmarks.genres.agreement import reference_verdicts
+    from triplebench.benchmarks.genres.judges import load_prompts
 
     reference = reference_verdicts("cdr")
     facts = {(r.text, r.triple): r.supported for r in reference}

@@ -9,10 +9,10 @@ import datasets
 import pytest
 
 from conftest import upstream_file
-from triplebench.builders import robust as builder
+from triplebench.benchmarks import robust
+from triplebench.benchmarks.robust import build as builder
+from triplebench.benchmarks.robust.formats import describe_differences, read_llm4ie
 from triplebench.errors import InputError
-from triplebench.formats.robust import describe_differences, read_llm4ie
-from triplebench.scoring import robust
 from triplebench.sources import RawDir
 
 LLM4IE = "jkx19/LLM4IE"
@@ -104,7 +104,7 @@ def test_a_score_on_the_authors_gold_says_so_in_its_signature(monkeypatch):
              "original": {"sentence_id": 0, "sentence": "John loves Mary .",
                           "extractions": [{"predicate": "loves", "arguments": ["John", "Mary"]}]},
              "paraphrases": []}]
-    engine = importlib.import_module("triplebench.scoring.robust.scorer")  # the module, not the scorer() it exports
+    engine = importlib.import_module("triplebench.benchmarks.robust.scorer")  # the module, not the scorer() it exports
     monkeypatch.setattr(engine, "_built_cliques", lambda: (gold, None))  # what the build writes for the override
     result = robust.RobustScorer().score([{"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves",
                                            "arguments": ["John", "Mary"]}])
@@ -144,7 +144,7 @@ def test_a_sentence_outside_robust_is_refused_with_the_closest_robust_sentence(b
 
 
 def test_an_unknown_original_in_unified_json_names_the_closest_gold_original(built, tmp_path):
-    from triplebench.formats.robust import read_llm4ie
+    from triplebench.benchmarks.robust.formats import read_llm4ie
 
     pinned = read_llm4ie(upstream_file(LLM4IE, "dataset/robust_sent.json"), upstream_file(LLM4IE, "dataset/carb.json"))
     unified = _unified(pinned[:1] + pinned[1:])

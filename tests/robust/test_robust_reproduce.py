@@ -14,9 +14,9 @@ import re
 import pytest
 
 from conftest import upstream_file
-from triplebench.builders.robust import SYSTEM_FILES
+from triplebench.benchmarks import robust
+from triplebench.benchmarks.robust.build import SYSTEM_FILES
 from triplebench.cli.main import main
-from triplebench.scoring import robust
 
 ADELIE = "THU-KEG/ADELIE"
 TASK = "scripts/tasks/ROBUST"
@@ -64,7 +64,7 @@ def test_the_systems_config_scores_like_the_published_file(built, project_root, 
 
 def test_a_sentence_keyed_carb_format_file_scores_like_the_unified_json(built, tmp_path):
     """An OpenIE system run over the 4,932 sentences writes CaRB's formats: the same extractions, the same numbers."""
-    from triplebench.formats.robust import read_unified
+    from triplebench.benchmarks.robust.formats import read_unified
 
     cliques = read_unified(upstream_file(ADELIE, f"{TASK}/result_tuluv20.json"))
     lines = [

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from conftest import upstream_file
+from triplebench.benchmarks import carb, robust
+from triplebench.benchmarks.carb import formats as carb_formats
 from triplebench.errors import CoverageError, InputError
-from triplebench.formats import carb as carb_formats
-from triplebench.scoring import carb, robust
 
 
 def args_of(extractions):
@@ -231,7 +231,7 @@ def test_bad_predictions(preds, match):
 
 
 def test_unified_json_file_errors(tmp_path):
-    from triplebench.formats.robust import read_unified
+    from triplebench.benchmarks.robust.formats import read_unified
 
     bad = tmp_path / "bad.json"
     bad.write_text('[{"ori_sent": "A .", "ori_args": [], "paraphrases": [}]')

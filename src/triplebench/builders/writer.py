@@ -30,7 +30,7 @@ ROW_GROUP_SIZE = 65536
 
 def builder_module(benchmark: str) -> ModuleType:
     """The builder module of ``benchmark`` (``triplebench.builders.<benchmark>``)."""
-    return importlib.import_module(f"{__package__}.{benchmark}")
+    return importlib.import_module(f"triplebench.benchmarks.{benchmark}.build")
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:

@@ -13,7 +13,7 @@ Every cache of triplebench that is derived from gold data goes through here:
   addition costs its own size.
 
 The judge replies of GenRES are the one cache elsewhere: an SQLite database
-(:mod:`triplebench.scoring.genres.judges` says why), keyed by the prompt and the judge.
+(:mod:`triplebench.benchmarks.genres.judges` says why), keyed by the prompt and the judge.
 
 A cache that was built from other sources (or other code, when the code is listed among
 the sources), was cut short, or does not parse is rebuilt, never trusted. Files live in

@@ -52,7 +52,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
             sub.set_defaults(func=module.run)
     check = commands.add_parser("judge-check", help="check a GenRES FS/GS judge against the paper's judge")
     if argv[:1] == ["judge-check"]:  # its flags come from the GenRES scorer's options: imported only when called
-        from . import judge_check
+        from ..benchmarks.genres import judge_check_command as judge_check
 
         judge_check.configure(check)
         check.set_defaults(func=judge_check.run)

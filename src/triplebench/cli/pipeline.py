@@ -57,7 +57,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 def report_module(benchmark: str):
     """``triplebench.reports.<benchmark>``, or None."""
-    name = f"triplebench.reports.{benchmark}"
+    name = f"triplebench.benchmarks.{benchmark}.report"
     return importlib.import_module(name) if importlib.util.find_spec(name) else None
 
 

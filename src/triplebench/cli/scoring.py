@@ -26,7 +26,7 @@ from ..scoring import scorer as scorer_of
 
 def extras(benchmark: str) -> ModuleType | None:
     """The optional ``triplebench.cli.<benchmark>`` module of CLI-only extras."""
-    name = f"{__package__}.{benchmark}"
+    name = f"triplebench.benchmarks.{benchmark}.cli"
     return importlib.import_module(name) if importlib.util.find_spec(name) else None
 
 

@@ -3,7 +3,7 @@
 Columns are tab-separated unless said otherwise; ``[...]`` marks repeated columns.
 Each benchmark's reader module (``triplebench.formats.<benchmark>``) declares the
 formats it reads in its ``LAYOUTS``; :func:`layouts` collects them in registry order
-(CaRB-style files are declared by :mod:`triplebench.formats.carb`: CaRB, ROBUST and
+(CaRB-style files are declared by :mod:`triplebench.benchmarks.carb.formats`: CaRB, ROBUST and
 English BenchIE read them).
 """
 
@@ -32,7 +32,7 @@ def layouts() -> list[Layout]:
 
     found: dict[str, Layout] = {}
     for benchmark in BENCHMARKS:
-        name = f"{__package__}.{benchmark}"
+        name = f"triplebench.benchmarks.{benchmark}.formats"
         module = importlib.import_module(name) if importlib.util.find_spec(name) else None
         for entry in getattr(module, "LAYOUTS", ()):
             found.setdefault(entry[0], Layout(*entry))

@@ -71,7 +71,7 @@ def report_module(name: str) -> ModuleType | None:
     -------
     module or None
     """
-    module = f"{__package__}.{name}"
+    module = f"triplebench.benchmarks.{name}.report"
     return importlib.import_module(module) if importlib.util.find_spec(module) else None
 
 

@@ -1,7 +1,7 @@
 """The figures' shared matplotlib setup: SVG backend, byte-stable output, one style.
 
 Each benchmark's figures are drawn by its report module (``triplebench.reports.<benchmark>``,
-e.g. :func:`triplebench.reports.carb.carb_pr_curves`) with :data:`plt` and returned as SVG
+e.g. :func:`triplebench.benchmarks.carb.report.carb_pr_curves`) with :data:`plt` and returned as SVG
 text by :func:`to_svg`; every figure's title says what is shown.
 """
 

@@ -32,7 +32,7 @@ def scorer(benchmark: str) -> ModuleType:
     Examples
     --------
     >>> scorer("carb").__name__
-    'triplebench.scoring.carb'
+    'triplebench.benchmarks.carb'
     """
     from ..registry import get
 

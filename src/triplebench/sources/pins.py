@@ -1,6 +1,6 @@
 """The registry of pinned upstream files, one TOML file per benchmark.
 
-``pins/<benchmark>.toml`` holds the benchmark's data version, license and
+``benchmarks/<benchmark>/pins.toml`` holds the benchmark's data version, license and
 citation, a ``[[files]]`` table per pinned upstream file (repo, commit, path,
 sha256, size, license, and ``dest``, where it lands below ``raw/<benchmark>/``
 when that is not its upstream path: files of a second repository that would
@@ -23,7 +23,8 @@ from pathlib import Path
 
 from ..registry import BENCHMARKS
 
-PINS_DIR = Path(__file__).resolve().parent / "pins"
+#: the benchmark folders: each holds its ``pins.toml``
+BENCHMARKS_DIR = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 @dataclass(frozen=True)
@@ -111,8 +112,8 @@ class BenchmarkPins:
 
 @cache
 def load_pins(benchmark: str) -> BenchmarkPins:
-    """Parse ``pins/<benchmark>.toml``; unknown benchmarks are a clear error."""
-    path = PINS_DIR / f"{benchmark}.toml"
+    """Parse ``benchmarks/<benchmark>/pins.toml``; unknown benchmarks are a clear error."""
+    path = BENCHMARKS_DIR / benchmark / "pins.toml"
     if not path.is_file():
         raise KeyError(f"unknown benchmark {benchmark!r}; known: {', '.join(BENCHMARKS)}")
     with path.open("rb") as handle:

@@ -1,1 +1,0 @@
-"""Baselines of the benchmarks (systems to compare against, not scorers)."""

@@ -1,0 +1,137 @@
+"""The local Hugging Face adapter against a tiny GPT-2 built here (random weights, a byte-level BPE
+trained on a few lines): no download. It needs the run-hf extra (transformers, torch); without it
+these tests fail naming the extra, they are not skipped."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from run_toy import ToyTask, texts
+
+from triplebench.errors import InputError, TripleBenchError
+from triplebench.run import Decoding, adapter_from_spec, run
+from triplebench.run.prompts import Prompt
+
+TEMPLATE = "{% for m in messages %}<{{ m.role }}>{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
+
+
+def _transformers():
+    try:
+        import torch  # noqa: F401
+        import transformers
+    except ImportError as exc:
+        pytest.fail(f"the hf: adapter tests need the run-hf extra (transformers and torch; missing {exc.name}): "
+                    "pip install 'triplebench[run-hf]'")
+    return transformers
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """Two copies of one tiny model: without and with a chat template."""
+    transformers = _transformers()
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=320, special_tokens=["<eos>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tokenizer.train_from_iterator([*texts(50), "(Obama; was born in; Hawaii)", "Sentence: é ü ß"], trainer)
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token="<eos>", pad_token="<eos>")
+    eos = fast.convert_tokens_to_ids("<eos>")
+    torch.manual_seed(0)
+    model = transformers.GPT2LMHeadModel(transformers.GPT2Config(vocab_size=len(fast), n_positions=128, n_embd=32, n_layer=1, n_head=2,
+                                                                 bos_token_id=eos, eos_token_id=eos))
+    plain, chat = tmp_path_factory.mktemp("plain"), tmp_path_factory.mktemp("chat")
+    for folder in (plain, chat):
+        model.save_pretrained(folder)
+        fast.save_pretrained(folder)
+    fast.chat_template = TEMPLATE
+    fast.save_pretrained(chat)
+    return plain, chat
+
+
+def make(path, **kw):
+    from triplebench.run.adapters.hf import HFAdapter
+
+    return HFAdapter(str(path), **kw)
+
+
+def test_greedy_replies_with_logprobs_counts_and_a_stable_key(tiny, tmp_path):
+    plain, _ = tiny
+    adapter = make(plain, decoding=Decoding(max_tokens=6, logprobs=True), batch_size=3)
+    assert adapter.identity()["revision"].startswith("files:") and adapter.identity()["chat_template"] is False
+    task = ToyTask("toy/a", texts(5))
+    got = run(adapter, [task], cache=tmp_path / "c.sqlite", out=tmp_path / "run", quiet=True)["toy/a"]
+    assert got.replies["items"] == 5
+    from triplebench.run.cache import ReplyCache
+
+    cache = ReplyCache(tmp_path / "c.sqlite")
+    replies = list(cache.get_many(__import__("json").loads(line)["key"] for line in open(tmp_path / "run" / "replies.jsonl")).values())
+    cache.close()
+    assert len(replies) == 5
+    for reply in replies:
+        assert reply.finish_reason in ("length", "stop") and 0 < reply.completion_tokens <= 6 and reply.prompt_tokens > 0
+        assert reply.tokens is not None and "".join(t for t, _ in reply.tokens) == reply.text
+        assert all(lp <= 0 for _, lp in reply.tokens)
+    again = make(plain, decoding=Decoding(max_tokens=6, logprobs=True), batch_size=1)
+    assert [r.text for r in again_replies(again, task)] == [r.text for r in again_replies(adapter, task)]  # greedy, batch-independent
+
+
+def again_replies(adapter, task):
+    import threading
+
+    adapter.start(threading.Event(), 1)
+    try:
+        return adapter.complete([adapter.render(task.prompt, item.text, item.fields) for item in task.inputs()])
+    finally:
+        adapter.close()
+
+
+def test_a_cached_rerun_never_loads_the_weights(tiny, tmp_path, monkeypatch):
+    plain, _ = tiny
+    task = ToyTask("toy/a", texts(3))
+    run(make(plain, decoding=Decoding(max_tokens=4)), [task], cache=tmp_path / "c.sqlite", quiet=True)
+    import transformers
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the weights were loaded")
+
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", refuse)
+    run(make(plain, decoding=Decoding(max_tokens=4)), [task], cache=tmp_path / "c.sqlite", quiet=True)
+
+
+def test_the_chat_template_renders_what_is_sent(tiny):
+    plain, chat = tiny
+    prompt = Prompt("p", "1", "Text: {text}", system="Extract.")
+    assert make(chat).render(prompt, "a b c", {}) == "<system>Extract.\n<user>Text: a b c\n<assistant>"
+    assert make(chat, chat_template=False).render(prompt, "a b c", {}) == "Extract.\n\nText: a b c\n"
+    assert make(plain).render(prompt, "a b c", {}) == "Extract.\n\nText: a b c\n"
+    with pytest.raises(InputError, match="chat template"):
+        make(plain, chat_template=True)
+
+
+def test_the_spec_form_and_stop_sequences(tiny):
+    _, chat = tiny
+    task = ToyTask("toy/a", texts(2))
+    free = again_replies(adapter_from_spec(f"hf:{chat}", decoding=Decoding(max_tokens=8, logprobs=True)), task)
+    stop = free[0].text[1:3]
+    cut = again_replies(adapter_from_spec(f"hf:{chat}", decoding=Decoding(max_tokens=8, logprobs=True, stop=(stop,))), task)
+    first = free[0].text.index(stop)
+    assert cut[0].text == free[0].text[:first] and cut[0].finish_reason == "stop"
+    assert "".join(t for t, _ in cut[0].tokens) == cut[0].text
+    with pytest.raises(InputError, match=r"'max_tokens': expected at most \d+ for .* \(context 128 tokens"):
+        run(f"hf:{chat}", [task], cache=False, quiet=True)  # the default 512 tokens do not fit
+
+
+def test_sampling_is_refused(tiny):
+    plain, _ = tiny
+    with pytest.raises(InputError, match="decodes greedily"):
+        make(plain, decoding=Decoding(temperature=0.7))
+
+
+def test_a_missing_extra_is_named(monkeypatch):
+    monkeypatch.setitem(sys.modules, "transformers", None)
+    with pytest.raises(TripleBenchError, match=r"needs the optional packages transformers and torch .*triplebench\[run-hf\]"):
+        make("anything")

@@ -1,0 +1,189 @@
+"""Runs against loopback OpenAI-compatible servers: cache, concurrency, faults, outcomes, confidence."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from run_servers import ModelServer, replay
+from run_toy import ToyTask, texts
+
+from triplebench.errors import InputError
+from triplebench.http import EndpointError
+from triplebench.run import Decoding, ServerAdapter, run
+from triplebench.run.harness import RunError
+
+
+def adapter(server: ModelServer, api: str = "chat", **decoding) -> ServerAdapter:
+    return ServerAdapter(server.model, server.url, api=api, decoding=Decoding(**decoding), timeout=0.5, retries=3, backoff=0.01)
+
+
+@pytest.mark.parametrize("api", ["chat", "completions"])
+def test_a_deterministic_model_gets_a_perfect_score_and_a_rerun_asks_nothing(tmp_path, api):
+    task = ToyTask("toy/a", texts(20))
+    with ModelServer() as server:
+        first = run(adapter(server, api), [task], cache=tmp_path / "c.sqlite", concurrency=4, quiet=True)["toy/a"]
+        assert first.result.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+        assert first.replies == {"items": 20, "ok": 20, "empty": 0, "truncated": 0, "unparsable": 0}
+        assert len(server.received) == 20
+        assert server.received[0]["model"] == "toy-model" and server.received[0]["max_tokens"] == 512
+        assert ("messages" if api == "chat" else "prompt") in server.received[0]
+        second = run(adapter(server, api), [task], cache=tmp_path / "c.sqlite", concurrency=4, quiet=True)["toy/a"]
+        assert len(server.received) == 20  # every reply from the cache
+        assert second.result.scores == first.result.scores
+        run(adapter(server, api), [task], cache=tmp_path / "c.sqlite", no_cache=True, quiet=True)
+        assert len(server.received) == 40  # asked again
+
+
+def test_decoding_parameters_are_part_of_the_key(tmp_path):
+    task = ToyTask("toy/a", texts(3))
+    with ModelServer() as server:
+        run(adapter(server), [task], cache=tmp_path / "c.sqlite", quiet=True)
+        run(adapter(server, max_tokens=64), [task], cache=tmp_path / "c.sqlite", quiet=True)
+        assert len(server.received) == 6 and server.received[-1]["max_tokens"] == 64
+
+
+def test_identical_prompts_are_asked_once_across_tasks(tmp_path):
+    with ModelServer() as server:
+        results = run(adapter(server), [ToyTask("toy/a", texts(5)), ToyTask("toy/b", texts(5))], cache=False, quiet=True)
+        assert len(server.received) == 5 and results["toy/b"].result.scores["f1"] == 1.0
+
+
+@pytest.mark.parametrize("api", ["chat", "completions"])
+def test_logprobs_give_each_extraction_a_confidence(tmp_path, api):
+    task = ToyTask("toy/a", texts(4))
+    with ModelServer() as server:
+        got = run(adapter(server, api, logprobs=True), [task], cache=False, quiet=True)["toy/a"]
+        assert server.received[0]["logprobs"] == (True if api == "chat" else 1)
+    assert got.confidence == "log-probabilities"
+    mean = got.result.details["mean_confidence"]
+    assert 0 < mean < 1 and not any("AUC" in w for w in got.result.warnings)
+
+
+def test_without_logprobs_the_result_says_the_curve_is_not_meaningful():
+    with ModelServer(logprobs=False) as server:
+        got = run(adapter(server, logprobs=True), [ToyTask("toy/a", texts(4))], cache=False, quiet=True)["toy/a"]
+    assert got.confidence == "constant" and got.result.details["mean_confidence"] == 1.0
+    assert any("AUC are not meaningful" in w and "4 of 4 extractions" in w for w in got.result.warnings)
+
+
+def test_usage_counts_reach_the_manifest(tmp_path):
+    import json
+
+    with ModelServer() as server:
+        run(adapter(server), [ToyTask("toy/a", texts(3))], cache=False, quiet=True, out=tmp_path / "run")
+    requests = json.loads((tmp_path / "run" / "manifest.json").read_text())["requests"]
+    assert requests["tokens_in"] == 3 * 4 and requests["tokens_out"] > 0 and requests["asked"] == 3
+
+
+# -- faults -----------------------------------------------------------------------------------------
+
+def test_retryable_faults_are_retried_and_every_reply_counted(tmp_path):
+    ts = texts(8)
+    faults = {ts[0]: ["429", "429"], ts[1]: ["500", "500"], ts[2]: ["stall"], ts[3]: ["drop"],
+              ts[4]: ["empty"], ts[5]: ["length"], ts[6]: ["nullcontent"]}
+    with ModelServer(faults=faults, stall=2.0) as server:
+        got = run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=8, quiet=True,
+                  out=tmp_path / "run")["toy/a"]
+        assert len(server.answered) == 8
+    assert got.replies == {"items": 8, "ok": 5, "empty": 0, "truncated": 1, "unparsable": 2}
+    assert any("parsed replies 5 of 8" in w for w in got.result.warnings)
+    import json
+
+    rows = [json.loads(line) for line in (tmp_path / "run" / "replies.jsonl").read_text().splitlines()]
+    assert len(rows) == 8
+    by_text = {ts[int(r["id"])]: r for r in rows}
+    assert by_text[ts[4]]["outcome"] == "unparsable" and by_text[ts[4]]["reason"] == "the reply is empty"
+    assert by_text[ts[6]]["outcome"] == "unparsable" and by_text[ts[6]]["reply"] == ""
+    assert by_text[ts[5]]["outcome"] == "truncated" and by_text[ts[5]]["finish_reason"] == "length"
+
+
+def test_a_fatal_error_stops_the_run_quickly_and_keeps_what_was_answered(tmp_path):
+    ts = texts(40)
+    with ModelServer(faults={ts[10]: ["malformed"]}, delay=0.02) as server:
+        start = time.monotonic()
+        with pytest.raises(RunError, match=r"malformed reply \(not JSON\).*replies are in the reply cache .*rerun the same command") as info:
+            run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=2, quiet=True)
+        assert time.monotonic() - start < 3
+        asked_before = len(server.answered)
+        assert asked_before < 39  # the rest were never sent
+        assert isinstance(info.value.__cause__, EndpointError)
+        got = run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=2, quiet=True)["toy/a"]
+        assert sorted(server.answered) == sorted(ts)  # each prompt answered exactly once over both runs
+        assert got.result.scores["f1"] == 1.0
+
+
+def test_a_404_fails_fast_naming_the_option(tmp_path):
+    ts = texts(3)
+    with ModelServer(faults={t: ["404"] for t in ts}) as server:
+        with pytest.raises(RunError, match=r"HTTP 404.*check --url"):
+            run(adapter(server), [ToyTask("toy/a", ts)], cache=False, concurrency=1, quiet=True)
+        assert len(server.received) == 1
+
+
+def test_a_stall_past_every_retry_names_the_timeout(tmp_path):
+    ts = texts(1)
+    with ModelServer(faults={ts[0]: ["stall"] * 5}, stall=1.0) as server:
+        slow = ServerAdapter(server.model, server.url, timeout=0.2, retries=1, backoff=0.01)
+        with pytest.raises(RunError, match=r"gave up after 2 attempts \(timed out after 0.2s\)"):
+            run(slow, [ToyTask("toy/a", ts)], cache=False, quiet=True)
+
+
+def test_the_progress_line_counts_and_estimates(tmp_path):
+    stream = io.StringIO()
+    with ModelServer(delay=0.05) as server:
+        from triplebench.run.exchange import Request
+        from triplebench.run.harness import ask
+
+        requests = [Request(str(i), str(i), [{"role": "user", "content": t}]) for i, t in enumerate(texts(30))]
+        replies, hits, stats = ask(adapter(server), requests, concurrency=2, progress_every=0.2, stream=stream)
+    lines = stream.getvalue().splitlines()
+    assert len(replies) == 30 and not hits and stats.asked == 30 and stats.requests == 30
+    assert any("ETA" in line for line in lines) and "30/30 replies (0 cached)" in lines[-1] and "done in" in lines[-1]
+
+
+def test_quiet_prints_nothing(capsys):
+    with ModelServer(delay=0.01) as server:
+        run(adapter(server), [ToyTask("toy/a", texts(3))], cache=False, quiet=True)
+    assert capsys.readouterr().err == ""
+
+
+def test_replay_server_scores_exactly_the_replayed_extractions():
+    ts = texts(4)
+    gold = {t: {tuple(t.split()[:3]), ("x", "y", "z")} for t in ts}
+    replies = {ts[0]: '[["w0a", "w0b", "w0c"], ["x", "y", "z"]]', ts[1]: "1. (w1a; w1b; w1c)", ts[2]: "No triples.",
+               ts[3]: "garbage"}
+    with ModelServer(replay(replies)) as server:
+        got = run(adapter(server), [ToyTask("toy/a", ts, gold=gold)], cache=False, quiet=True)["toy/a"]
+    assert got.result.scores["precision"] == 1.0 and got.result.scores["recall"] == pytest.approx(3 / 8)
+    assert got.replies == {"items": 4, "ok": 2, "empty": 1, "truncated": 0, "unparsable": 1}
+
+
+def test_the_signature_names_model_and_prompt():
+    with ModelServer() as server:
+        got = run(adapter(server), [ToyTask("toy/a", texts(2))], cache=False, quiet=True)["toy/a"]
+    prompt = ToyTask("toy/a", []).prompt
+    assert got.signature == f"toy|set:toy/a|model:chat:toy-model|prompt:toy@1#{prompt.short_digest}|data:toy-1|v:1.0.0"
+    assert got.result.signature == "toy|set:toy/a|data:toy-1|v:1.0.0"  # the scorer's own stays as it was
+
+
+@pytest.mark.parametrize("kw, match", [({"concurrency": 0}, "concurrency"), ({"limit": 0}, "limit"),
+                                       ({"emit_batch": "a", "from_batch": "b"}, "not both")])
+def test_bad_run_options(kw, match):
+    with pytest.raises(InputError, match=match):
+        run(lambda texts: texts, [ToyTask("toy/a", texts(1))], **kw)
+
+
+def test_bad_tasks():
+    with pytest.raises(InputError, match="distinct names"):
+        run(lambda t: t, [ToyTask("toy/a", texts(1)), ToyTask("toy/a", texts(1))])
+    with pytest.raises(InputError, match="benchmark/set"):
+        run(lambda t: t, [ToyTask("../x", texts(1))])
+
+    class Twice(ToyTask):
+        def inputs(self):
+            return [*super().inputs(), *super().inputs()]
+
+    with pytest.raises(InputError, match="item id '0' appears twice"):
+        run(lambda t: t, [Twice("toy/a", texts(1))], quiet=True)

@@ -1,0 +1,228 @@
+"""The parse rules of triplebench.run.parse.PARSE_RULES, one by one, and the confidence rule."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from triplebench.errors import InputError
+from triplebench.run.confidence import span_confidence, token_offsets, with_confidence
+from triplebench.run.parse import ARITIES, OUTCOMES, PARSE_RULES, direct, parse_reply
+
+
+def args(text: str, **kw) -> list[tuple[str, ...]]:
+    return [e.arguments for e in parse_reply(text, **kw).extractions]
+
+
+ABC = [("a", "b", "c")]
+ABC_DEF = [("a", "b", "c"), ("d", "e", "f")]
+
+
+# -- rule 1: reasoning ---------------------------------------------------------------------------
+
+def test_think_blocks_are_not_read():
+    assert args("<think>maybe (x; y; z)</think>\n(a; b; c)") == ABC
+    p = parse_reply("<think>still thinking (x; y; z)", finish_reason="length")
+    assert p.outcome == "truncated" and p.extractions == ()
+
+
+# -- rule 2: fences ------------------------------------------------------------------------------
+
+def test_only_fenced_contents_are_read():
+    assert args('Sure! (not; a; triple)\n```json\n[["a", "b", "c"]]\n```\nHope this helps (x; y; z)') == ABC
+
+
+def test_empty_fences_fall_back_to_the_whole_reply():
+    assert args("```\n```\n(a; b; c)") == ABC
+
+
+# -- rule 3: JSON ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    '[["a", "b", "c"], ["d", "e", "f"]]',
+    '[{"subject": "a", "relation": "b", "object": "c"}, {"head": "d", "predicate": "e", "tail": "f"}]',
+    '{"triples": [["a", "b", "c"], ["d", "e", "f"]]}',
+    '{"note": "x", "extractions": [{"arg1": "a", "rel": "b", "arg2": "c"}, {"Subject": "d", "Relation": "e", "Object": "f"}]}',
+    'Here are the triples:\n[["a", "b", "c"],\n ["d", "e", "f"]]\nLet me know if you need more.',
+    '["a", "b", "c"]\n["d", "e", "f"]',
+    '1. ["a", "b", "c"]\n2. ["d", "e", "f"]',
+    '{"subject": "a", "relation": "b", "object": "c"}\n{"subject": "d", "relation": "e", "object": "f"}',
+    '[\n  {\n    "subject": "a",\n    "relation": "b",\n    "object": "c"\n  },\n  {"subject": "d", "relation": "e", "object": "f"}\n]',
+])
+def test_json_shapes(reply):
+    assert args(reply) == ABC_DEF
+
+
+def test_json_nary_arguments_and_numbers():
+    reply = '[{"subject": "a", "relation": "b", "object": ["c", "d"], "arguments": ["e"], "arg4": "g", "arg3": "f"}, ["x", "born", 1961]]'
+    assert args(reply, arity="nary") == [("a", "b", "c", "d", "e", "f", "g"), ("x", "born", "1961")]
+
+
+def test_json_elements_that_are_not_text_reject_the_item():
+    p = parse_reply('[["a", "b", null], ["d", "e", "f"], {"object": "x"}]')
+    assert [e.arguments for e in p.extractions] == [("d", "e", "f")]
+    assert sorted(r.cause for r in p.rejected) == ["no_keys", "not_text"]
+
+
+# -- rule 4: lines ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "(a; b; c)\n(d; e; f)",
+    "(a, b, c)\n(d, e, f)",
+    "[a, b, c]\n[d, e, f]",
+    "a | b | c\nd | e | f",
+    "a\tb\tc\nd\te\tf",
+    "a; b; c\nd; e; f",
+    "1. (a; b; c)\n2) (d; e; f)",
+    "- (a; b; c)\n* (d; e; f)",
+    "• a | b | c\n+ d | e | f",
+    "(a; b; c), (d; e; f)",
+    "Triple 1: (a; b; c)\nTriple 2: (d; e; f)",
+    "[('a', 'b', 'c'), ('d', 'e', 'f')]",
+    '[\n  ("a", "b", "c"),\n  ("d", "e", "f")\n]',
+    "Here are the triples:\n\n(a; b; c)\n(d; e; f)\n\nThese are all.",
+    "| Subject | Relation | Object |\n|---|---|---|\n| a | b | c |\n| d | e | f |",
+])
+def test_line_shapes(reply):
+    assert args(reply) == ABC_DEF
+
+
+def test_quoted_elements_keep_their_commas():
+    assert args('("Obama", "born in", "Honolulu, Hawaii")') == [("Obama", "born in", "Honolulu, Hawaii")]
+    assert args("('Obama', 'born in', 'Honolulu, Hawaii')") == [("Obama", "born in", "Honolulu, Hawaii")]
+    assert args('(Obama; "born in"; Honolulu, Hawaii)') == [("Obama", "born in", "Honolulu, Hawaii")]
+
+
+def test_nested_brackets_stay_in_their_element():
+    assert args("(Obama; was born in; Honolulu (Hawaii))") == [("Obama", "was born in", "Honolulu (Hawaii)")]
+
+
+def test_prose_lines_are_counted_not_read():
+    p = parse_reply("The president (Obama, 2009) said so.\nI think that is all")
+    assert p.outcome == "unparsable" and "2 lines of text" in p.reason
+
+
+def test_bare_lines_need_three_elements():
+    p = parse_reply("It rained; we stayed home.")
+    assert p.outcome == "unparsable" and p.rejected == ()
+
+
+def test_an_empty_element_rejects_the_item():
+    p = parse_reply("(a; ; c)\n(d; e; f)")
+    assert [e.arguments for e in p.extractions] == [("d", "e", "f")] and [r.cause for r in p.rejected] == ["empty_element"]
+
+
+def test_an_unclosed_group_inside_the_reply_is_rejected():
+    p = parse_reply("(a; b; c\n(d; e; f)")
+    assert [r.cause for r in p.rejected] == ["unclosed"] and p.outcome == "ok"
+
+
+# -- rule 5: arity ---------------------------------------------------------------------------------
+
+def test_triple_mode_rejects_two_and_four_elements_and_counts_them():
+    p = parse_reply("(a; b)\n(a; b; c)\n(a; b; c; d)", arity="triple")
+    assert [e.arguments for e in p.extractions] == ABC
+    assert sorted(r.cause for r in p.rejected) == ["too_few", "too_many"]
+    assert p.reason == "1 extraction; 2 items rejected (1 too few elements, 1 too many elements)"
+
+
+def test_nary_mode_keeps_two_and_four_elements():
+    p = parse_reply("(a)\n(a; b)\n(a; b; c)\n(a; b; c; d)", arity="nary")
+    assert [e.arguments for e in p.extractions] == [("a", "b"), ("a", "b", "c"), ("a", "b", "c", "d")]
+    assert [r.cause for r in p.rejected] == ["too_few"]
+    assert p.extractions[2].objects == ("c", "d") and p.extractions[0].objects == ()
+
+
+def test_unknown_arity_is_an_error():
+    with pytest.raises(InputError, match="arity"):
+        parse_reply("(a; b; c)", arity="binary")
+
+
+# -- rule 6: outcomes ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", ["[]", '{"triples": []}', "None", "None.", "N/A", "No triples.", "no extractions found",
+                                   "There are no relations in this sentence.", "Here are the triples:\nNone", "```json\n[]\n```"])
+def test_empty_when_the_model_says_there_is_none(reply):
+    p = parse_reply(reply)
+    assert p.outcome == "empty" and p.parsed and p.extractions == ()
+
+
+@pytest.mark.parametrize("reply, reason", [("", "the reply is empty"), ("   \n", "the reply is empty"),
+                                           ("I cannot help with that.", "no tuple, list or JSON found in 1 line of text"),
+                                           ("(a; b)", "no extraction: 0 extractions; 1 item rejected (1 too few elements)")])
+def test_unparsable(reply, reason):
+    p = parse_reply(reply)
+    assert (p.outcome, p.reason, p.parsed) == ("unparsable", reason, False)
+
+
+def test_finish_reason_length_is_truncated_and_keeps_what_came_before():
+    p = parse_reply("(a; b; c)\n(d; e; f)\n(g; h", finish_reason="length")
+    assert p.outcome == "truncated" and [e.arguments for e in p.extractions] == ABC_DEF
+    assert [r.cause for r in p.rejected] == ["cut"] and "finish_reason length" in p.reason
+
+
+def test_an_unterminated_bare_line_at_max_tokens_counts_as_cut():
+    p = parse_reply("a | b | c\nd | e | f", finish_reason="length")
+    assert [e.arguments for e in p.extractions] == ABC and [r.cause for r in p.rejected] == ["cut"]
+    assert len(parse_reply("a | b | c\nd | e | f\n", finish_reason="length").extractions) == 2
+
+
+@pytest.mark.parametrize("reply, inside", [('[["a", "b", "c"], ["d", "e', "an unclosed JSON value"),
+                                           ('{"triples": [["a", "b", "c"], ["d"', "an unclosed JSON value"),
+                                           ("(a; b; c)\n(d; e", "an unclosed tuple")])
+def test_a_reply_ending_inside_a_value_is_truncated_without_finish_reason(reply, inside):
+    p = parse_reply(reply)
+    assert p.outcome == "truncated" and [e.arguments for e in p.extractions] == ABC
+    assert p.reason.startswith(f"the reply ends inside {inside}") and [r.cause for r in p.rejected] == ["cut"]
+
+
+def test_truncated_with_nothing_before_the_cut():
+    assert parse_reply("", finish_reason="length").outcome == "truncated"
+    assert parse_reply('{"subject": "a", "rel').outcome == "truncated"
+
+
+def test_every_outcome_and_mode_is_documented():
+    for word in (*OUTCOMES, *ARITIES, "think", "```", "triples", "extractions", "Markdown", "too few", "too many"):
+        assert word in PARSE_RULES
+
+
+# -- spans -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", ["1. (a; b; c)\n2. (d; e; f)", '[["a","b","c"],["d","e","f"]]', "x: a | b | c\nd | e | f"])
+def test_each_extraction_keeps_its_span(reply):
+    for e in parse_reply(reply).extractions:
+        start, end = e.span
+        piece = reply[start:end]
+        assert all(a in piece for a in e.arguments), (piece, e.arguments)
+
+
+# -- extractions returned by a callable ------------------------------------------------------------
+
+def test_direct_extractions_follow_the_arity_rule():
+    p = direct([("a", "b", "c"), ["a", "b"], {"arguments": ["d", "e", "f"], "confidence": 0.25}])
+    assert p.outcome == "ok" and [e.confidence for e in p.extractions] == [None, 0.25] and [r.cause for r in p.rejected] == ["too_few"]
+    assert direct([]).outcome == "empty" and direct([["a"]]).outcome == "unparsable"
+    with pytest.raises(InputError, match=r"<callable>:1: field 'extraction'"):
+        direct(["a b c"])
+    with pytest.raises(InputError, match="confidence"):
+        direct([{"arguments": ["a", "b", "c"], "confidence": "high"}])
+
+
+# -- confidence ------------------------------------------------------------------------------------
+
+def test_confidence_is_the_geometric_mean_probability_over_the_span():
+    text = "(a; b; c)\n(d; e; f)"
+    tokens = [(text[i: i + 3], -0.1 * (i // 3)) for i in range(0, len(text), 3)]
+    parsed = with_confidence(parse_reply(text), text, tokens)
+    first, second = parsed.extractions
+    assert first.confidence == pytest.approx(math.exp(-(0.0 + 0.1 + 0.2) / 3))  # tokens 0..2 cover [0, 9)
+    assert second.confidence == pytest.approx(math.exp(-(0.3 + 0.4 + 0.5 + 0.6) / 4))  # tokens 3..6 overlap [10, 19)
+
+
+def test_no_confidence_when_the_tokens_do_not_spell_the_reply():
+    text = "(a; b; c)"
+    assert token_offsets(text, [("(a;", -0.1)]) is None
+    assert with_confidence(parse_reply(text), text, [(" (a; b; c)", -0.1)]).extractions[0].confidence is None
+    assert with_confidence(parse_reply(text), text, None).extractions[0].confidence is None
+    assert span_confidence([("(a; b; c)", float("-inf"))], [(0, 9)], (0, 9)) is None

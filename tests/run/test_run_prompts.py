@@ -1,0 +1,103 @@
+"""Versioned prompts: rendering, the digest, and prompt files."""
+
+from __future__ import annotations
+
+import pytest
+
+from triplebench.errors import InputError
+from triplebench.run.prompts import Demonstration, Prompt, load_prompt, template_fields
+
+DEMO = Demonstration({"text": "Obama was born in Hawaii.", "lang": "en"}, "(Obama; was born in; Hawaii)")
+
+
+def make(**kw) -> Prompt:
+    base = {"name": "oie", "version": "1", "user": "[{lang}] Sentence: {text}\nReply as {{\"triples\": [...]}}",
+            "system": "Extract tuples.", "demonstrations": (DEMO,)}
+    return Prompt(**{**base, **kw})
+
+
+def test_chat_messages():
+    messages = make().messages("Paris is in France.", lang="en")
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[1]["content"] == '[en] Sentence: Obama was born in Hawaii.\nReply as {"triples": [...]}'
+    assert messages[2]["content"] == DEMO.output
+    assert messages[3]["content"].startswith("[en] Sentence: Paris is in France.")
+
+
+def test_completion_layout():
+    text = make().completion("Paris is in France.", lang="en")
+    assert text == ('Extract tuples.\n\n[en] Sentence: Obama was born in Hawaii.\nReply as {"triples": [...]}\n(Obama; was born in; Hawaii)'
+                    '\n\n[en] Sentence: Paris is in France.\nReply as {"triples": [...]}\n')
+    assert Prompt("p", "1", "{text}").completion("x") == "x\n"
+
+
+def test_digest_covers_what_is_sent_and_nothing_else():
+    p = make()
+    assert make(name="other", version="9", source="elsewhere").digest == p.digest
+    for changed in (make(system="Extract triples."), make(user="{lang}: {text}"), make(demonstrations=()),
+                    make(demonstrations=(Demonstration({**DEMO.fields}, DEMO.output + " "),))):
+        assert changed.digest != p.digest
+    assert p.short_digest == p.digest[:12] and p.label == f"oie@1#{p.short_digest}"
+
+
+def test_missing_field_at_render_time():
+    with pytest.raises(InputError, match="needs the field"):
+        make().messages("x")
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"user": "no placeholder"}, "containing \\{text\\}"),
+    ({"user": "{text} {x.y}"}, "not a plain name"),
+    ({"user": "{text} {x!r}"}, "not a plain name"),
+    ({"user": "{text} {"}, "balanced braces"),
+    ({"name": ""}, "prompt name"),
+    ({"version": 1}, "version"),
+    ({"demonstrations": (Demonstration({"text": "t"}, "o"),)}, "lacks the template's field"),
+])
+def test_bad_prompts(kw, match):
+    with pytest.raises(InputError, match=match):
+        make(**kw)
+
+
+def test_template_fields():
+    assert template_fields("{text} {a} {{b}} {a}") == ("text", "a")
+
+
+PROMPT_FILE = '''
+name = "oie"
+version = "1"
+source = "tests"
+system = "Extract tuples."
+user = """[{lang}] Sentence: {text}
+Reply as {{"triples": [...]}}"""
+
+[[demonstrations]]
+text = "Obama was born in Hawaii."
+lang = "en"
+output = "(Obama; was born in; Hawaii)"
+'''
+
+
+def test_load_prompt_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(PROMPT_FILE, encoding="utf-8")
+    loaded = load_prompt(path)
+    assert loaded == make() and loaded.digest == make().digest and loaded.source == "tests"
+
+
+@pytest.mark.parametrize("text, match", [
+    ('name = "a"\nversion = "1"\nuser = "{text}"\ncolour = "red"', "unknown key"),
+    ('name = "a"\nuser = "{text}"', "'version': is required"),
+    ('name = "a"\nversion = 1\nuser = "{text}"', "'version': expected a string"),
+    ('name = "a"\nversion = "1"\nuser = "{text}"\n[[demonstrations]]\ntext = "t"', r"demonstrations\[1\]"),
+    ('name = "a"\nversion = "1"\nuser = "no text"', "containing"),
+    ("name = ", "not TOML"),
+])
+def test_bad_prompt_files_name_the_file(tmp_path, text, match):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=match) as info:
+        load_prompt(path)
+    assert str(path) in str(info.value)
+    with pytest.raises(InputError, match="cannot read"):
+        load_prompt(tmp_path / "missing.toml")
