@@ -85,3 +85,14 @@ def genres_paper_runs(built):
             for seed in (1, 44) if (set_name, model) == ("nyt10m", "llama-2-7b") else (1,):
                 out[set_name, model, seed] = score(ArchivedRun(set_name, model, seed))
     return out
+
+
+def forged_body(text: str, body: str) -> str:
+    """``text`` (a :func:`triplebench.cache.verified_cache` file) with its body replaced by ``body``
+    under a header that proves it: what a writer bug or an edit leaves behind."""
+    import hashlib
+    import json
+
+    header = json.loads(text.split("\n", 1)[0])
+    header["body"] = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    return json.dumps(header) + "\n" + body

@@ -28,8 +28,8 @@ class Genres(evaluate_module.TriplebenchMetric):
     Examples
     --------
     >>> import evaluate
-    >>> from triplebench.data import load_records
-    >>> text = load_records("genres", "cdr", "test")[0]["text"]
+    >>> from triplebench.location import DataLocation
+    >>> text = DataLocation.default().records("genres", "cdr", "test")[0]["text"]
     >>> genres = evaluate.load("metrics/genres", "cdr")
     >>> out = genres.compute(predictions=[[["haloperidol", "induces", "catalepsy"]]], texts=[text], scores="US,CS")
     >>> out["scores"], out["coverage"]["texts"]

@@ -1,15 +1,17 @@
 """triplebench: published triple-extraction benchmarks as versioned HF datasets.
 
-The data flows through one package per concern:
+One folder per benchmark, one framework that names none of them:
 
+* :mod:`triplebench.benchmarks` - one folder per benchmark: its pins, readers, builder,
+  kernels, scorer, report section, CLI extras and ``run`` tasks, declared as a
+  :class:`~triplebench.benchmark.Benchmark` and listed in :data:`triplebench.registry.TABLE`;
+* :mod:`triplebench.benchmark` - the benchmark type: its hooks and the score pipeline;
 * :mod:`triplebench.sources`  - pinned upstream files and the fetch stage;
-* :mod:`triplebench.formats`  - readers of every upstream and user format;
 * :mod:`triplebench.builders` - records -> validated Arrow -> deterministic parquet;
-* :mod:`triplebench.data`     - the built datasets, wherever they are;
-* :mod:`triplebench.kernels`  - numba kernels over encoded integer arrays;
-* :mod:`triplebench.scoring`  - one scorer per benchmark (the product), one
-  result shape, one significance module;
-* :mod:`triplebench.reports`  - the pipeline's report stages;
+* :mod:`triplebench.location` - where the built datasets are read from;
+* :mod:`triplebench.scoring`  - the result shape, units, bootstrap and paired tests;
+* :mod:`triplebench.harness`  - ``run``: a model over a benchmark's inputs, cached and parsed;
+* :mod:`triplebench.reports`  - the report page around each benchmark's report section;
 * :mod:`triplebench.cli`      - the ``triplebench`` command, derived from the library.
 
 The same three calls work for every benchmark::
@@ -37,14 +39,14 @@ def score(benchmark: str, predictions: Any, **options: Any) -> Result:
     Parameters
     ----------
     benchmark : {'carb', 'benchie', 'robust', 'genres', 'combo'}
-        The benchmark (see :data:`triplebench.registry.REGISTRY`).
+        The benchmark (see :data:`triplebench.registry.TABLE`).
     predictions : path, list of records, datasets.Dataset or pyarrow.Table
         The system's output.
     **options
         The scorer's keyword options (``gold=``, selectors such as ``split=``,
         ``allow_partial=``, ``bootstrap=``, ...); the same names as the CLI flags.
         Each benchmark's ``score`` (e.g. :func:`triplebench.benchmarks.carb.score`)
-        lists its own.
+        lists its own; the pipeline is :meth:`triplebench.benchmark.Benchmark.score`.
 
     Returns
     -------
@@ -78,9 +80,9 @@ def score(benchmark: str, predictions: Any, **options: Any) -> Result:
     ...
     signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:...
     """
-    from .scoring import scorer
+    from .registry import load
 
-    return scorer(benchmark).score(predictions, **options)
+    return load(benchmark).score(predictions, **options)
 
 
 def compare(a: Result, b: Result, **options: Any) -> Comparison:
@@ -123,3 +125,57 @@ def compare(a: Result, b: Result, **options: Any) -> Comparison:
     from .scoring.significance import compare as _compare
 
     return _compare(a, b, **options)
+
+
+def run(model: Any, benchmarks: Any = "all", **options: Any) -> dict[str, Any]:
+    """Run a model over benchmarks' inputs, parse its replies and score each task.
+
+    The same as ``triplebench run``: :func:`triplebench.harness.run` over the tasks the benchmarks
+    declare (:meth:`triplebench.benchmark.Benchmark.tasks`).
+
+    Parameters
+    ----------
+    model : str, Adapter or callable
+        ``openai:NAME@URL``, ``hf:PATH``, ``py:module:function``, an adapter, or a callable
+        ``extract(texts) -> replies or extractions per text`` (training code).
+    benchmarks : str or sequence of str
+        Benchmarks, ``benchmark/set`` task names, or ``all`` (comma-separated in a string).
+    **options
+        ``shots`` (demonstrations from a dev split), ``data`` / ``data_version`` (where the inputs
+        and gold are read), and :func:`triplebench.harness.run`'s ``out``, ``concurrency``,
+        ``no_cache``, ``cache``, ``emit_batch``, ``from_batch``, ``limit``, ``quiet``.
+
+    Returns
+    -------
+    dict of str to TaskResult
+        One per task, by task name: the benchmark's ``result``, the run ``signature`` (model and
+        prompt digest named), reply outcomes and the confidence source.
+
+    Raises
+    ------
+    InputError
+        Unknown benchmarks or options, bad tasks or items.
+    TripleBenchError
+        The model failed (what was answered stays cached).
+
+    Examples
+    --------
+    A callable from training code: it returns every input's extractions.
+
+    >>> import triplebench
+    >>> def extract(texts):
+    ...     return [[{"arguments": text.split()[:3], "confidence": 0.5}] for text in texts]
+    >>> out = triplebench.run(extract, "carb", quiet=True)
+    >>> out["carb/test"].result.signature  # doctest: +ELLIPSIS
+    'carb|split:test|...'
+    >>> out["carb/test"].signature  # doctest: +ELLIPSIS
+    'carb|split:test|...|model:py:...extract|prompt:openie-nary@1#...|data:...'
+    """
+    from .harness import run as run_model
+    from .harness.tasks import find_tasks
+    from .location import DataLocation
+
+    names = [n.strip() for n in benchmarks.split(",")] if isinstance(benchmarks, str) else list(benchmarks)
+    location = DataLocation.from_options({"data": options.pop("data", None), "data_version": options.pop("data_version", None)})
+    tasks = find_tasks(names, shots=options.pop("shots", 0), location=location)
+    return run_model(model, tasks, **options)

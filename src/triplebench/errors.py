@@ -109,6 +109,13 @@ class TripleBenchError(Exception):
     """Base class of every error triplebench raises on purpose (CLI exit code 2)."""
 
 
+class TripleBenchWarning(UserWarning):
+    """Something a user should know that changes no number: a cache rebuilt, a key sent in clear text.
+
+    The CLI prints each as one ``triplebench: warning:`` line on stderr.
+    """
+
+
 class InputError(TripleBenchError, ValueError):
     """Malformed input or a bad option value.
 

@@ -40,10 +40,9 @@ from typing import Any
 
 import evaluate
 
+from . import registry
 from .errors import InputError
-from .registry import get
 from .schemas import check_record, is_valid, load_schema
-from .scoring import scorer
 
 
 def reader_required(name: str) -> set[str]:
@@ -228,12 +227,8 @@ class TriplebenchMetric(evaluate.Metric):
 
     BENCHMARK: str = ""
 
-    def _spec(self):
-        return scorer(self.BENCHMARK)
-
     def _info(self) -> evaluate.MetricInfo:
-        scorer = self._spec()
-        spec = scorer.EVALUATE
+        spec = registry.load(self.BENCHMARK).metric
         return evaluate.MetricInfo(
             description=spec.description,
             citation=spec.citation,
@@ -262,9 +257,9 @@ class TriplebenchMetric(evaluate.Metric):
         A bare value (not a dict) is checked wrapped so the field of an error starts with the
         column name (``predictions/0``).
         """
-        reader = self._spec().EVALUATE.schemas.get(column)
+        reader = registry.load(self.BENCHMARK).metric.schemas.get(column)
         feature = features[column]
-        title = f"{get(self.BENCHMARK).title} evaluate module: {column} entries are {describe(feature)}"
+        title = f"{registry.entry(self.BENCHMARK).title} evaluate module: {column} entries are {describe(feature)}"
         if isinstance(feature, dict):
             schema = {**feature_schema(feature), "title": title}
             if reader is not None:  # keys the reader leaves optional are optional here too (filled with None)
@@ -412,7 +407,7 @@ class TriplebenchMetric(evaluate.Metric):
     def _refuse_references(self) -> None:
         raise InputError(
             "<references>", None,
-            f"{get(self.BENCHMARK).title} scores against its own built-in gold; references= is not used "
+            f"{registry.entry(self.BENCHMARK).title} scores against its own built-in gold; references= is not used "
             "(pass gold=PATH to score against another gold file)", field="references",
         )
 
@@ -501,8 +496,8 @@ class TriplebenchMetric(evaluate.Metric):
         >>> out["scores"]["precision"], out["signature"].split("|")[1]
         (1.0, 'language:en')
         """
-        scorer = self._spec()
-        spec = scorer.EVALUATE
+        benchmark = registry.load(self.BENCHMARK)
+        spec = benchmark.metric
         if spec.config_option and self.config_name not in (None, "default") and spec.config_option not in options:
             options[spec.config_option] = self.config_name
-        return scorer.from_evaluate(list(predictions), None if references is None else list(references), **options).to_dict()
+        return benchmark.from_evaluate(list(predictions), None if references is None else list(references), **options).to_dict()

@@ -13,12 +13,26 @@ verification). The rules, all in :class:`JsonClient`:
 * **Fatal at once** (retrying cannot change them): the host name does not resolve,
   the connection is refused or unreachable, TLS fails, any other HTTP status
   (401, 403, 404, ...), a reply that is not JSON.
+* **A host that does not resolve is definitive after its first verdict, whatever the
+  resolver.** Before its first request to a host (the proxy's, when one applies), a client
+  looks the name up once, for all its workers at once (they wait for the verdict): a name
+  that does not exist fails at the first lookup, one that fails temporarily or times out
+  (a resolver that does not answer) at the :data:`LOOKUPS`-th. The verdict is kept: every
+  request of the client, in flight or to come, fails with the same line at once (and the
+  run's owner sets ``cancel`` on the first). (Before, each request retried its own
+  timed-out lookups: 652 of them in one run.)
 * ``cancel`` (a :class:`threading.Event` shared by the workers of one run): once
   set, no new attempt starts and a backoff wait ends at once, so one fatal error
   stops a whole concurrent run within seconds.
+* **A key is never sent in clear text without a warning**: the first request that would
+  send the API key over plain http to a host that is not this machine warns (a
+  :class:`~triplebench.errors.TripleBenchWarning` naming the host and the risk).
 
 Every message is one line naming the URL (hence the host) and the cause; the key
 is never part of a message.
+
+:func:`download` fetches a file a user names by URL (a gold file) under the https rule of
+:func:`~triplebench.endpoints.check_url`, at every redirect too.
 """
 
 from __future__ import annotations
@@ -29,10 +43,11 @@ import socket
 import ssl
 import threading
 import time
+import warnings
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import TripleBenchError
+from .errors import TripleBenchError, TripleBenchWarning
 
 
 class EndpointError(TripleBenchError):
@@ -50,6 +65,10 @@ class _Retry(Exception):
 
 #: status codes worth another attempt
 RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504}) | frozenset(range(505, 600))
+#: name lookups of a host that fail temporarily or time out before it counts as not resolving
+LOOKUPS = 2
+#: errors of ``getaddrinfo`` that a later lookup may not repeat (the resolver did not answer in time)
+_TEMPORARY_LOOKUP_ERRORS = frozenset({socket.EAI_AGAIN})
 
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
@@ -124,6 +143,17 @@ def _connection_failure(url: str, exc: BaseException, timeout: float) -> str | _
     return f"cannot connect to {host}: {_short(exc)}"
 
 
+def _address(host: str) -> bool:
+    """Whether ``host`` is an IP address (a connection to it looks no name up)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
 def _short(exc: BaseException, limit: int = 160) -> str:
     text = " ".join(str(exc).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -186,6 +216,9 @@ class JsonClient:
         self.url_option, self.key_option = url_option, key_option
         self.cancel = cancel if cancel is not None else threading.Event()
         self._auth = _BearerAuth(api_key)
+        self._names: dict[tuple[str, int], str | None] = {}  # (host, port) -> None: resolves, else why it does not
+        self._names_lock = threading.Lock()
+        self._warned: set[str] = set()
         self._session = requests.Session()
         adapter = HTTPAdapter(pool_connections=1, pool_maxsize=max(1, int(pool_size)), max_retries=0)
         self._session.mount("http://", adapter)
@@ -200,6 +233,8 @@ class JsonClient:
             A redirect, a fatal failure, every attempt failed, or the run was cancelled.
         """
         body = json.dumps(payload).encode("utf-8")
+        self._warn_clear_text(url)
+        self._resolve(url)
         last = "no attempt"
         for attempt in range(self.retries + 1):
             if self.cancel.is_set():
@@ -214,6 +249,70 @@ class JsonClient:
                 if self.cancel.wait(wait):
                     raise EndpointError(f"{url}: cancelled (another request of this run failed)") from None
         raise EndpointError(f"{url}: gave up after {self.retries + 1} attempts ({last})")
+
+    def _warn_clear_text(self, url: str) -> None:
+        """Warn (once per host) when the key is about to go over plain http to a host that is not this machine."""
+        from .endpoints import loopback
+
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if not self._auth.key or parts.scheme != "http" or loopback(host):
+            return
+        with self._names_lock:
+            if host in self._warned:
+                return
+            self._warned.add(host)
+        warnings.warn(f"{url}: the API key is sent in clear text over plain http to {host}: anyone on the network path "
+                      "can read it and use it; use an https URL", TripleBenchWarning, stacklevel=3)
+
+    def _resolve(self, url: str) -> None:
+        """Look up the host the connection goes to (see the module docstring), once per client and host.
+
+        Raises
+        ------
+        EndpointError
+            The name does not resolve (the verdict is kept), or the run was cancelled.
+        """
+        import requests
+
+        proxy = requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url))
+        parts = urlsplit(proxy if proxy else url)
+        host = parts.hostname or ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        if _address(host):
+            return  # nothing to look up
+        with self._names_lock:  # the other workers wait for this verdict instead of looking up themselves
+            if (host, port) not in self._names:
+                self._names[host, port] = self._look_up(url, host, port, "proxy " if proxy else "")
+            verdict = self._names[host, port]
+        if verdict is not None:
+            raise EndpointError(f"{url}: gave up without retrying: {verdict}")
+
+    def _look_up(self, url: str, host: str, port: int, kind: str) -> str | None:
+        """None when ``host`` resolves, else why not: at once for a name that does not exist, after
+        :data:`LOOKUPS` lookups that fail temporarily or time out.
+
+        Raises
+        ------
+        EndpointError
+            The run was cancelled meanwhile (no verdict is kept).
+        """
+        cancelled = EndpointError(f"{url}: cancelled (another request of this run failed)")
+        for attempt in range(LOOKUPS):
+            if self.cancel.is_set():
+                raise cancelled
+            try:
+                socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+                return None
+            except socket.gaierror as exc:
+                cause = exc.strerror or str(exc)
+                if exc.errno not in _TEMPORARY_LOOKUP_ERRORS:
+                    return f"the {kind}host name {host} does not resolve (DNS lookup failed: {cause})"
+            except OSError as exc:  # TimeoutError: a resolver that does not answer
+                cause = "timed out" if isinstance(exc, TimeoutError) else _short(exc)
+            if attempt + 1 < LOOKUPS and self.cancel.wait(min(self.backoff, self.max_backoff)):
+                raise cancelled
+        return f"the {kind}host name {host} does not resolve ({LOOKUPS} DNS lookups failed: {cause})"
 
     def _attempt(self, url: str, body: bytes) -> Any:
         import requests
@@ -255,3 +354,51 @@ class JsonClient:
     def close(self) -> None:
         """Close the kept-alive connections."""
         self._session.close()
+
+
+def download(url: str, option: str, timeout: float = 60.0) -> bytes:
+    """The bytes at ``url``: https, or http to this machine, and so is every redirect followed.
+
+    Parameters
+    ----------
+    url : str
+        An http(s) URL.
+    option : str
+        The option that gave it (``gold``), for messages.
+    timeout : float
+        Seconds to connect, and of silence while reading.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    InputError
+        The URL, or a redirect's target, is plain http to another host (or not http(s)); the
+        download failed (naming the URL and the cause).
+    """
+    import urllib.error
+    import urllib.request
+
+    from .endpoints import check_url
+    from .errors import InputError
+
+    example = "https://example.org/gold.txt"
+    check_url(url, option=option, example=example, opt_in=None)
+
+    class Checked(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            try:
+                check_url(newurl, option=option, example=example, opt_in=None)
+            except InputError:
+                raise InputError.option(option, url, f"a URL that stays on https (it redirects to {newurl})") from None
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    try:
+        with urllib.request.build_opener(Checked).open(url, timeout=timeout) as response:
+            return response.read()
+    except InputError:
+        raise  # a redirect the rule refuses
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise InputError(url, None, f"cannot download it: {exc}", field=option) from None

@@ -267,7 +267,7 @@ DATA = Option("data", "path", None, "read the built datasets from DIR (a release
               "instead of searching $TRIPLEBENCH_DATA, this checkout, the release cache and the Hub")
 DATA_VERSION = Option("data_version", "str", None, "read data release V (from `triplebench download --version V` or the "
                       "Hub) instead of the installed package's own [default: the package version]; in the signature")
-#: where the gold is read from: every scorer has them (the resolver applies them, :func:`triplebench.resolver.data_context`)
+#: where the gold is read from: every scorer has them (:meth:`triplebench.location.DataLocation.from_options`)
 DATA_SOURCE = (DATA, DATA_VERSION)
 COMMON = (ALLOW_PARTIAL, BOOTSTRAP, SEED, LEVEL, *DATA_SOURCE)
 #: the options of a paired comparison (``compare()`` and ``triplebench compare``), checked by :func:`validate`

@@ -3,7 +3,7 @@
 A triplebench checkout is a DVC project; commands run from anywhere inside it.
 ``TRIPLEBENCH_ROOT`` overrides the search for the pipeline's commands. Scorers do
 not read :func:`datasets_dir` directly: they find gold data through
-:mod:`triplebench.resolver` (``--data``, ``TRIPLEBENCH_DATA``, this checkout, the
+:mod:`triplebench.location` (``--data``, ``TRIPLEBENCH_DATA``, this checkout, the
 release cache, the Hub release), which also works without any checkout.
 """
 

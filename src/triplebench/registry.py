@@ -1,24 +1,19 @@
-"""The benchmarks in one table (:data:`TABLE`): what the pins, builds, release, reports,
-the CLI, the evaluate modules, :func:`triplebench.score`, ``dvc.yaml`` and the tests
-derive from. A low-level table: it imports nothing of triplebench but its errors, and
-:func:`triplebench.scoring.scorer` (not this module) imports a scorer by name.
+"""The benchmarks in one table (:data:`TABLE`), and the one loader of a benchmark's folder (:func:`load`).
 
-A scorer module (``triplebench.scoring.<benchmark>``) provides
-
-* ``OPTIONS``: a tuple of :class:`triplebench.options.Option` (selectors first, then
-  options; the shared ones from :data:`triplebench.options.COMMON`);
-* ``score(predictions, *, gold=None, **options) -> Result``: ``predictions`` is a
-  path, a list of records, a ``datasets.Dataset`` or an Arrow table; ``gold`` an
-  explicit gold (path) instead of the built dataset.
-* ``EVALUATE``: the :class:`triplebench.metric_spec.MetricSpec` of its evaluate module,
-  and ``from_evaluate(predictions, references, **options)``.
+Everything that lists benchmarks (pins, builds, the release, reports, the CLI, the evaluate
+modules, :func:`triplebench.score`, ``dvc.yaml``'s ``foreach`` stages and the tests) derives
+from :data:`TABLE`. :func:`entry` reads an entry without importing anything;
+:func:`load` imports the benchmark's folder, ``triplebench.benchmarks.<name>``, and returns
+its ``BENCHMARK`` (a :class:`triplebench.benchmark.Benchmark`): the hooks it declares are
+the contract (see :mod:`triplebench.benchmark`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .errors import InputError
+from .errors import InputError, TripleBenchError
 
 
 @dataclass(frozen=True)
@@ -54,11 +49,9 @@ class BenchmarkSpec:
     Attributes
     ----------
     name : str
-        Registry key and CLI name.
+        Registry key, CLI name and folder (``triplebench/benchmarks/<name>/``).
     title : str
         Display name.
-    module : str
-        The scorer module (``triplebench.scoring.<name>``).
     selectors : tuple of str
         The options that pick the gold (split, language, set, subtask).
     unit : str or None
@@ -78,7 +71,6 @@ class BenchmarkSpec:
 
     name: str
     title: str
-    module: str
     selectors: tuple[str, ...]
     unit: str | None
     main_score: str
@@ -91,11 +83,8 @@ class BenchmarkSpec:
 #: The one list of benchmarks: everything else (pins, builds, release, reports, the CLI,
 #: the tests, ``dvc.yaml``'s ``foreach`` stages) derives from it. It is a literal so that
 #: DVC reads the same table (``vars: - src/triplebench/registry.py:TABLE`` in dvc.yaml).
-#: A benchmark's code lives under its own name: ``triplebench.formats.<name>``,
-#: ``triplebench.builders.<name>``, ``triplebench.scoring.<name>`` (``score``, ``OPTIONS``,
-#: ``EVALUATE``), optionally ``triplebench.reports.<name>``; its data files are
-#: ``sources/pins/<name>.toml``, ``schemas/<name>/``, ``datasets/<name>/README.md`` and
-#: ``metrics/<name>/``.
+#: A benchmark's code is its folder ``triplebench/benchmarks/<name>/`` (pins included); its
+#: data files are ``schemas/<name>/``, ``datasets/<name>/README.md`` and ``metrics/<name>/``.
 TABLE = {
     "carb": {"title": "CaRB", "selectors": ["split"], "unit": "sentence", "main_score": "f1",
              "headline": ["auc", "precision", "recall", "f1"], "percent": False, "decimals": 3},
@@ -109,13 +98,18 @@ TABLE = {
     "combo": {"title": "ComBO", "selectors": ["split", "subtask"], "unit": None, "main_score": "npc_e_subj.avg",
               "headline": ["npc_e_subj.avg", "npc_e_obj.avg", "rpc.avg", "npc_o_subj.avg", "npc_o_subj.j_avg",
                            "npc_o_obj.avg", "npc_o_obj.j_avg"], "percent": True, "decimals": 2},
+    "text2kg": {"title": "Text2KGBench", "selectors": ["split", "ontology"], "unit": "sentence", "main_score": "f1",
+                "headline": ["precision", "recall", "f1", "onto_conf", "sub_halluc", "rel_halluc", "obj_halluc"],
+                "percent": False, "decimals": 2, "jit": False},
+    "oie2016": {"title": "OIE2016", "selectors": ["split", "domain", "corpus"], "unit": "sentence", "main_score": "auc",
+                "headline": ["auc", "precision", "recall", "f1"], "percent": False, "decimals": 3},
 }
 
 
 def spec_from_table(name: str, fields: dict) -> BenchmarkSpec:
     """The :class:`BenchmarkSpec` of one :data:`TABLE` entry."""
     return BenchmarkSpec(
-        name, fields["title"], fields.get("module", f"triplebench.benchmarks.{name}"), tuple(fields["selectors"]),
+        name, fields["title"], tuple(fields["selectors"]),
         fields["unit"], fields["main_score"], tuple(fields["headline"]), Display(fields["percent"], fields["decimals"]),
         jit=fields.get("jit", True),
     )
@@ -126,9 +120,49 @@ REGISTRY: dict[str, BenchmarkSpec] = {name: spec_from_table(name, fields) for na
 BENCHMARKS: tuple[str, ...] = tuple(REGISTRY)
 
 
-def get(name: str) -> BenchmarkSpec:
-    """The spec of ``name``; an :class:`InputError` naming the known ones otherwise."""
+def entry(name: str) -> BenchmarkSpec:
+    """The :data:`TABLE` entry of ``name`` (imports nothing).
+
+    Raises
+    ------
+    InputError
+        ``name`` is not a benchmark (the message names the known ones).
+    """
     try:
         return REGISTRY[name]
     except (KeyError, TypeError):
         raise InputError.option("benchmark", name, "one of " + " | ".join(REGISTRY)) from None
+
+
+def load(name: str) -> Any:
+    """The benchmark ``name``: the ``BENCHMARK`` of its folder, imported on first use.
+
+    Parameters
+    ----------
+    name : str
+        A name of :data:`BENCHMARKS`.
+
+    Returns
+    -------
+    Benchmark
+        Its declaration and score pipeline (:class:`triplebench.benchmark.Benchmark`; typed
+        ``Any`` here so that the registry, a low-level table, refers to nothing above it).
+
+    Raises
+    ------
+    InputError
+        ``name`` is not a benchmark (the message names the known ones).
+
+    Examples
+    --------
+    >>> load("carb").title
+    'CaRB'
+    """
+    import importlib
+
+    entry(name)
+    benchmark = importlib.import_module(f"{__package__}.benchmarks.{name}").BENCHMARK
+    if benchmark.name != name:
+        raise TripleBenchError(f"triplebench/benchmarks/{name}/ declares the benchmark {benchmark.name!r}")
+    return benchmark
+

@@ -11,8 +11,13 @@ different formats); when they are not, :func:`diff` says which fields differ.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._version import __version__
 from .sources import load_pins
+
+if TYPE_CHECKING:
+    from .location import DataLocation
 
 
 def _text(value: object) -> str:
@@ -21,21 +26,33 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def make_signature(benchmark: str, **fields: object) -> str:
-    """``benchmark|key:value|...[|release:<V>]|data:<version>|v:<package version>`` (fields in call order).
+def make_signature(benchmark: str, location: DataLocation | None, **fields: object) -> str:
+    """``benchmark|key:value|...|data:<version>|v:<package version>`` (fields in call order).
 
-    ``data`` is the version of the gold read (its card's, else the installed pins'); ``release``
-    is there when the data release was pinned (``data_version=``) to another than the package's.
+    ``data`` is the identity of the gold read: the version its card names (a release read with
+    ``data_version=``, a directory given with ``data=`` and this checkout alike), else the installed
+    pins' version. The route the data was found by is not recorded: the same data gives the same
+    signature whichever way it was read.
+
+    Parameters
+    ----------
+    benchmark : str
+        The benchmark.
+    location : DataLocation or None
+        Where the built gold was read from; None: no built gold was read (an explicit gold
+        file, named by a field), the pins' version is recorded.
+    **fields
+        The fields that decide the number, in order (selectors, options, ``format``).
+
+    Returns
+    -------
+    str
+        The signature.
     """
-    from .data import data_version_of
-    from .resolver import pinned_version
-
     parts = [benchmark]
     parts += [f"{key}:{_text(value)}" for key, value in fields.items()]
-    release = pinned_version()
-    if release is not None:  # another release than the installed package's own (data_version=)
-        parts.append(f"release:{release}")
-    parts.append(f"data:{data_version_of(benchmark) or load_pins(benchmark).version}")
+    version = location.data_version(benchmark) if location is not None else None
+    parts.append(f"data:{version or load_pins(benchmark).version}")
     parts.append(f"v:{__version__}")
     return "|".join(parts)
 

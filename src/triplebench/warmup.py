@@ -1,19 +1,14 @@
 """Compile every numba kernel once, so that a user's first score is not a compile.
 
-A fresh install has an empty numba cache: a first CaRB or ROBUST score, a ComBO score,
-BenchIE's ``--errors`` or a CaRB bootstrap (``--bootstrap``, ``compare``) would compile
-its kernels (``bench/kernels.py`` times it). BenchIE's point estimate is numpy and needs
-none. :func:`warm_up` calls each benchmark's ``warm_up()`` hook (its scorer module's, when it
-has one), which runs the real paths on a tiny input against the available gold (CaRB's
-with a bootstrap: the matching kernels, which ROBUST shares, and the resampling); that
-compiles every kernel with the argument types real calls use and writes them to
-numba's cache; a later first call then loads them. ``make``, ``triplebench download``
-and ``triplebench warmup`` call it. GenRES's hook embeds two strings with the MiniLM
-encoder when the genres extra is installed; its two small US/CS kernels compile on
-first use.
+A fresh install has an empty numba cache: a benchmark's first score (or first bootstrap)
+would compile its kernels (``bench/kernels.py`` times it). :func:`warm_up` calls each
+benchmark's :meth:`~triplebench.benchmark.Benchmark.warm_up`, which runs its real scoring
+paths on a tiny input against the available gold; that compiles every kernel with the
+argument types real calls use and writes them to numba's cache, so a later first call loads
+them. ``make``, ``triplebench download`` and ``triplebench warmup`` call it.
 
 Where the compiled code goes is numba's choice (``cache=True``): beside the kernels
-(``triplebench/kernels/__pycache__``) when that folder is writable, else numba's
+(``triplebench/benchmarks/<name>/__pycache__``) when that folder is writable, else numba's
 per-user cache directory (``$NUMBA_CACHE_DIR`` when set). :func:`warm_up` reports it.
 """
 
@@ -22,6 +17,10 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .location import DataLocation
 
 
 @dataclass
@@ -61,22 +60,28 @@ def _dispatchers() -> list:
     return list(found.values())
 
 
-def warm_up() -> WarmUp:
+def warm_up(location: DataLocation | None = None) -> WarmUp:
     """Compile (or load from numba's cache) every kernel with the types real calls use.
+
+    Parameters
+    ----------
+    location : DataLocation, optional
+        Where the gold the tiny inputs are scored against is read from (default:
+        :meth:`~triplebench.location.DataLocation.default`).
 
     Returns
     -------
     WarmUp
         Time taken, specialisations compiled, and the cache folders numba used.
     """
-    from .registry import BENCHMARKS
-    from .scoring import scorer
+    from .location import DataLocation
+    from .registry import BENCHMARKS, load
 
+    location = location or DataLocation.default()
     start = time.perf_counter()
     skipped = []
-    for name in BENCHMARKS:  # a benchmark's scorer warms its own kernels (``warm_up()``), if it has any
-        hook = getattr(scorer(name), "warm_up", None)
-        if hook is not None and not hook():  # its gold is not here: its kernels compile on first use
+    for name in BENCHMARKS:  # each benchmark warms its own kernels (None: it has none)
+        if load(name).warm_up(location) is False:  # its gold is not here: its kernels compile on first use
             skipped.append(name)
     dispatchers = _dispatchers()
     dirs = sorted({str(d._cache._cache_path) for d in dispatchers if d.signatures and getattr(d, "_cache", None)})

@@ -11,8 +11,8 @@ import pytest
 
 from conftest import upstream_file
 from triplebench.benchmarks.benchie import score
-from triplebench.data import load_table
 from triplebench.errors import CoverageError, InputError
+from triplebench.location import DataLocation
 
 REPO = "gkiril/benchie"
 SYS = "data/oie_systems_explicit_extractions/"
@@ -28,7 +28,7 @@ def _rows(name: str) -> list[tuple[str, str, str, str]]:
 
 @pytest.fixture(scope="module")
 def en_sentences(built) -> dict[str, str]:
-    table = load_table("benchie", "en", "test")
+    table = DataLocation.default().table("benchie", "en", "test")
     return dict(zip(table.column("sent_id").to_pylist(), table.column("sentence").to_pylist()))
 
 

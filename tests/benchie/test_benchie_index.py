@@ -13,6 +13,7 @@ from triplebench import cache
 from triplebench.benchmarks.benchie import index as idx
 from triplebench.benchmarks.benchie import score
 from triplebench.errors import InputError
+from triplebench.location import DataLocation, forget
 
 GOLD = "sent_id:1\tA b c .\n1--> Cluster 1:\nA --> b --> [the] c\n1--> Cluster 2:\nA --> is --> d\n"
 
@@ -22,13 +23,13 @@ def zh_cache(built, tmp_path, monkeypatch):
     """An empty cache directory, the ZH index built into it once; yields (cache file, reference index)."""
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path))
     monkeypatch.delenv("TRIPLEBENCH_NO_CACHE", raising=False)
-    idx.clear_memory()
-    first = idx.load_index("zh", "default")
+    forget()
+    first = idx.load_index("zh", "default", DataLocation.default())
     files = list((tmp_path / "benchie").glob("zh_expanded-default-*.npz"))
     assert len(files) == 1
-    idx.clear_memory()
+    forget()
     yield files[0], first
-    idx.clear_memory()
+    forget()
 
 
 def _same(a, b) -> bool:
@@ -37,7 +38,7 @@ def _same(a, b) -> bool:
 
 def test_cache_roundtrip(zh_cache):
     path, first = zh_cache
-    again = idx.load_index("zh", "default")  # from the cache file
+    again = idx.load_index("zh", "default", DataLocation.default())  # from the cache file
     assert _same(again, first) and again.n_synsets == 994
     assert not list(path.parent.glob(".tmp-*"))  # written through triplebench.io: no temporaries left
 
@@ -85,18 +86,18 @@ def _other_gold(arrays, header):
 def test_corrupt_cache_is_rebuilt_never_trusted(zh_cache, corrupt):
     path, first = zh_cache
     corrupt(path)
-    assert _same(idx.load_index("zh", "default"), first), "a corrupt cache was trusted"
-    idx.clear_memory()
-    assert _same(idx.load_index("zh", "default"), first)  # and the cache file was healed
+    assert _same(idx.load_index("zh", "default", DataLocation.default()), first), "a corrupt cache was trusted"
+    forget()
+    assert _same(idx.load_index("zh", "default", DataLocation.default()), first)  # and the cache file was healed
 
 
 def test_read_only_cache_still_scores(built, tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("x")
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(blocked))  # the cache "directory" is a file
-    idx.clear_memory()
-    assert idx.load_index("zh", "default").n_synsets == 994
-    idx.clear_memory()
+    forget()
+    assert idx.load_index("zh", "default", DataLocation.default()).n_synsets == 994
+    forget()
 
 
 def test_gold_by_path_and_url(tmp_path, monkeypatch):

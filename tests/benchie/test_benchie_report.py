@@ -7,32 +7,24 @@ import json
 import pytest
 
 from triplebench.benchmarks.benchie import report
-from triplebench.cli.main import main
 from triplebench.errors import InputError
 
 
 def test_report_stage_files(built, tmp_path, capsys):
-    plots = tmp_path / "plots"
-    plots.mkdir()
-    (plots / "notes.txt").write_text("mine")  # a file the stage did not create: kept
-    out = tmp_path / "benchie.json"
-    assert main(["report", "benchie", "--out", str(out), "--plots", str(plots)]) == 0
-    metrics = json.loads(out.read_text())
+    assert report.main(tmp_path, {"facets": ["default", "C", "M"]}, []) == 0
+    metrics = json.loads((tmp_path / "report.json").read_text())
     assert set(metrics) >= {"clausie", "minie", "m2oie_de", "m2oie_zh"}
     assert round(metrics["clausie"]["default"]["f1"], 2) == 0.34 and metrics["m2oie_de"]["default"]["tp"] > 0
     assert set(metrics["minie"]) == {"default", "C", "M", "slot_error_share", "error_buckets"}
+    assert set(metrics["minie"]["slot_error_share"]) == {"subject", "relation", "object"}  # paper Figure 1
+    assert len(metrics["minie"]["error_buckets"]) == 7  # paper Figure 2
     assert max(metrics["minie"]["error_buckets"], key=metrics["minie"]["error_buckets"].get) == "(1, 1, 0)"
-    slots = json.loads((plots / "benchie_slot_errors.json").read_text())
-    assert {row["slot"] for row in slots} == {"subject", "relation", "object"}  # one row per system and slot
-    assert len(slots) == 3 * len(metrics)
-    buckets = json.loads((plots / "benchie_error_buckets.json").read_text())
-    assert len(buckets) == 7 * len(metrics)
-    meta = json.loads((tmp_path / "benchie_meta.json").read_text())
+    meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["systems"]["m2oie_zh"]["signatures"]["default"].startswith("benchie|language:zh|facet:default|")
-    assert (plots / "notes.txt").read_text() == "mine" and not list(tmp_path.rglob(".tmp-*"))
     assert "clausie" in capsys.readouterr().out
 
 
-def test_report_refuses_a_directory_as_metrics_file(tmp_path):
-    with pytest.raises(InputError, match="directory"):
-        report.main(["--out", str(tmp_path), "--plots", str(tmp_path / "plots")])
+def test_report_refuses_facets_without_the_default(tmp_path):
+    with pytest.raises(InputError, match="default"):
+        report.main(tmp_path, {"facets": ["C"]}, [])
+    assert not list(tmp_path.iterdir())

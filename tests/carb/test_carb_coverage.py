@@ -12,6 +12,7 @@ from triplebench.benchmarks import carb
 from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.benchmarks.carb.gold import built_gold
 from triplebench.errors import CoverageError
+from triplebench.location import DataLocation
 
 REPO = "dair-iitd/CaRB"
 
@@ -48,7 +49,7 @@ def test_lowercased_with_allow_partial_gives_the_reference_numbers(lowercased):
     assert result.coverage["gold_sentences"].placed == 2 and result.coverage["predicted_sentences"].total == 3066
     records, _ = read_predictions(lowercased, "openie4")
     gold: dict[str, list] = {}
-    data = built_gold("test")
+    data = built_gold("test", DataLocation.default())
     for sentence, pred, args in zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments):
         gold.setdefault(sentence, []).append(Ex(pred, args, 1.0))
     pred_d: dict[str, list] = {}
@@ -78,7 +79,7 @@ def test_corpus_wide_published_outputs_are_scored_like_the_reference_with_a_warn
 
 
 def test_sentences_of_the_split_without_gold_extractions_are_placed(built):
-    data = built_gold("test")
+    data = built_gold("test", DataLocation.default())
     with_gold = set(data.extractions.sentence)
     no_gold = [s for s in data.sentences if s not in with_gold]
     assert no_gold  # 7 test sentences have no gold extraction
@@ -107,7 +108,7 @@ def test_nfd_predictions_against_nfc_gold_name_the_normalisation(tmp_path):
 
 def test_a_sample_of_dev_sentences_warns_by_default_and_subset_scores_against_their_gold(built):
     """The issue's case: gold-as-prediction on 100 of the dev sentences gave recall 0.150 with no warning."""
-    data = built_gold("dev")
+    data = built_gold("dev", DataLocation.default())
     sample = sorted(set(data.extractions.sentence))[:100]
     records = [{"sentence": s, "confidence": 1.0, "predicate": p, "arguments": a}
                for s, p, a in zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments)

@@ -114,29 +114,19 @@ def test_cli_compare_same_system_is_not_significant(capsys):
     assert out["delta"] == 0.0 and out["p_value"] == 1.0 and out["unit"] == "sentence"
 
 
-def test_report_writes_metrics_and_curves_and_deletes_nothing(tmp_path, capsys, project_root, monkeypatch):
+def test_report_stage_writes_the_printed_numbers_and_every_curve(tmp_path, capsys, project_root, monkeypatch):
     from triplebench.benchmarks.carb.report import main as report_main
+    from triplebench.reports import report_settings
 
     monkeypatch.chdir(project_root)
-    report, curves = tmp_path / "carb.json", tmp_path / "curves"
-    curves.mkdir()
-    (curves / "my-notes.txt").write_text("a user's file")
-    assert report_main(["--report", str(report), "--curves", str(curves)]) == 0
-    metrics = json.loads(report.read_text())["systems"]
+    settings = report_settings("carb")
+    settings.pop("benchmark")
+    assert report_main(tmp_path, settings, []) == 0
+    metrics = json.loads((tmp_path / "report.json").read_text())["systems"]
     assert metrics["OpenIE-4"] == {"auc": 0.272, "precision": 0.553, "recall": 0.437, "f1": 0.488}
-    assert sorted(os.listdir(curves)) == ["ClausIE.csv", "OLLIE.csv", "OpenIE-4.csv", "OpenIE-5.csv", "PropS.csv", "ReVerb.csv",
-                                         "Stanford.csv", "my-notes.txt"]
-    assert (curves / "my-notes.txt").read_text() == "a user's file"
-
-
-def test_report_refuses_a_directory_as_metrics_file(tmp_path, project_root, monkeypatch):
-    from triplebench.benchmarks.carb.report import main as report_main
-    from triplebench.errors import InputError
-
-    monkeypatch.chdir(project_root)
-    with pytest.raises(InputError, match="directory"):
-        report_main(["--report", str(tmp_path), "--curves", str(tmp_path / "c")])
-    assert not (tmp_path / "c").exists()
+    assert sorted(os.listdir(tmp_path / "curves")) == ["ClausIE.csv", "OLLIE.csv", "OpenIE-4.csv", "OpenIE-5.csv", "PropS.csv",
+                                                       "ReVerb.csv", "Stanford.csv"]
+    assert "OpenIE-4" in capsys.readouterr().out
 
 
 def test_cli_curve_refuses_a_directory(tmp_path, capsys):

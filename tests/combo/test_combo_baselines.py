@@ -7,6 +7,7 @@ import pytest
 
 from triplebench.benchmarks.combo import GoldTask
 from triplebench.benchmarks.combo import baselines as base
+from triplebench.location import DataLocation
 
 
 def test_scipy_cut_equals_sklearn_agglomerative() -> None:
@@ -56,7 +57,7 @@ def test_grid_search_picks_the_best_tried_threshold() -> None:
 
 
 def test_random_hac_on_validation(built) -> None:
-    out = base.run_once("random", 0, "sep", "validation", ["validation"])
+    out = base.run_once("random", 0, "sep", "validation", ["validation"], DataLocation.default())
     scores = out["scores"]["validation"]
     assert set(scores) == {"npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj"}
     for entry in scores.values():

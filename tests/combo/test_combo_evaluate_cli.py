@@ -15,6 +15,7 @@ from triplebench.benchmarks.combo import load_gold, score
 from triplebench.benchmarks.combo.formats import write_predictions_jsonl
 from triplebench.cli.main import main
 from triplebench.errors import InputError
+from triplebench.location import DataLocation
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ def test_evaluate_refuses_what_the_scorer_refuses(module) -> None:
 
 
 def test_cli_json_equals_scorer(built, tmp_path, capsys) -> None:
-    gold = load_gold("validation")
+    gold = load_gold("validation", DataLocation.default())
     rng = np.random.default_rng(2)
     preds = {t: random_prediction(rng, gold[t].mentions) for t in ("npc_e_obj", "npc_o_subj")}
     path = tmp_path / "pred.jsonl"

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conftest import ROOT, upstream_file
 from triplebench.benchmarks.combo import GoldTask, gold_as_prediction, load_gold, score, score_gold_as_prediction, score_task
 from triplebench.errors import CoverageError, InputError
+from triplebench.location import DataLocation
 
 TASKS = ("npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj")
 
@@ -116,8 +117,8 @@ def test_gold_against_itself_is_perfect(built) -> None:
     assert res.coverage["gold_mentions"].complete and res.warnings == []
 
 
-def test_score_is_the_subtask_engine(built, dedup_rows) -> None:
-    gold = load_gold("validation")
+def test_score_is_the_subtask_metrics(built, dedup_rows) -> None:
+    gold = load_gold("validation", DataLocation.default())
     rng = np.random.default_rng(5)
     preds = {t: {m: int(rng.integers(0, 300)) for m in gold[t].mentions} for t in TASKS}
     res = score(preds)
@@ -150,7 +151,7 @@ def test_single_cluster_and_singletons_closed_form(built, dedup_rows, task, key)
     field = "label" if key == "r" else "id"
     sizes = Counter(r[key][field] for r in dedup_rows)
     n, k = len(dedup_rows), len(sizes)
-    gold = load_gold("validation")[task]
+    gold = load_gold("validation", DataLocation.default())[task]
     mentions = gold.mentions
     assert len(mentions) == n == 3462
 
@@ -173,7 +174,7 @@ def test_npc_o_closed_forms(built, dedup_rows, task, key) -> None:
     classes = [set(r[key]["instance"]) for r in dedup_rows]
     sizes = Counter(c for s in classes for c in s)
     n, k = len(classes), len(sizes)
-    gold = load_gold("validation")[task]
+    gold = load_gold("validation", DataLocation.default())[task]
     # all singletons: each singleton is contained in every one of its classes -> the reference's
     # macro precision counts them all (App. C Eq. 4 would give 1): sum |classes| / N, above 1
     single = score_task(gold, {m: i for i, m in enumerate(gold.mentions)})
@@ -206,7 +207,7 @@ def test_npc_o_closed_forms(built, dedup_rows, task, key) -> None:
 
 
 def test_bad_predictions(built) -> None:
-    gold = load_gold("validation")
+    gold = load_gold("validation", DataLocation.default())
     ms = gold["npc_e_subj"].mentions
     full = {m: 1 for m in ms}
     with pytest.raises(CoverageError, match="1 of 3463 predicted npc_e_subj mentions are not in the gold.*'nope'"):
@@ -242,7 +243,7 @@ def test_bad_predictions(built) -> None:
 
 
 def test_missing_mentions_are_refused_or_scored_as_asked(built) -> None:
-    ms = load_gold("validation")["npc_e_subj"].mentions
+    ms = load_gold("validation", DataLocation.default())["npc_e_subj"].mentions
     half = {m: "c" + m for m in ms[: len(ms) // 2]}
     with pytest.raises(CoverageError, match=f"{len(ms) - len(half)} of {len(ms)} gold npc_e_subj mentions have no "
                        "predicted cluster.*missing singletons.*--allow-partial"):
@@ -262,7 +263,7 @@ def test_input_forms_agree(built, tmp_path) -> None:
 
     from triplebench.benchmarks.combo.formats import write_predictions_jsonl
 
-    gold = load_gold("validation")
+    gold = load_gold("validation", DataLocation.default())
     rng = np.random.default_rng(0)
     preds = {t: {m: int(rng.integers(0, 300)) for m in gold[t].mentions} for t in TASKS}
     direct = score(preds)
@@ -275,7 +276,7 @@ def test_input_forms_agree(built, tmp_path) -> None:
 
 
 def test_gold_as_prediction_roundtrip(built) -> None:
-    gold = load_gold("validation")["npc_o_obj"]
+    gold = load_gold("validation", DataLocation.default())["npc_o_obj"]
     pred = gold_as_prediction(gold)
     assert sum(len(v) for v in pred.values()) == 8170
 
@@ -285,7 +286,7 @@ def test_results_validate_against_the_result_schema(built) -> None:
 
     schema = json.loads((ROOT / "schemas" / "results" / "combo.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
-    gold = load_gold("validation")
+    gold = load_gold("validation", DataLocation.default())
     rng = np.random.default_rng(7)
     flat = score({t: {m: int(rng.integers(0, 50)) for m in gold[t].mentions} for t in TASKS})
     jsonschema.validate(flat.to_dict(), schema)

@@ -3,11 +3,12 @@
 The names checked (:func:`entry_points`), found from the code, not listed by hand:
 
 * :func:`triplebench.score` and :func:`triplebench.compare`;
-* ``score`` and ``from_evaluate`` of the scorer module of every benchmark in
-  :data:`triplebench.registry.REGISTRY` (``triplebench.scoring.scorer(name)``);
+* ``score`` and ``from_evaluate`` of the folder of every benchmark in
+  :data:`triplebench.registry.TABLE` (``triplebench.registry.load(name)``'s module);
 * every public function and class of :mod:`triplebench.scoring.result` (``Result``,
   ``Interval``, ``Coverage``, ...), :mod:`triplebench.scoring.significance`,
-  :mod:`triplebench.scoring.units` (what a bootstrap resamples),
+  :mod:`triplebench.scoring.units` (what a bootstrap resamples), :mod:`triplebench.benchmark`
+  (the benchmark type and its parts), :mod:`triplebench.location`,
   :mod:`triplebench.options` and :mod:`triplebench.evaluate_module`, with the public
   methods and properties each class defines, and ``TriplebenchMetric._compute``
   (the hook ``evaluate`` calls);
@@ -111,19 +112,19 @@ def _subclasses(cls: type) -> list[type]:
 
 
 def _scorer_module(benchmark: str) -> ModuleType:
-    """The scorer module of a registry entry (``triplebench.scoring.scorer``, or the spec's ``scorer()``)."""
-    from triplebench import scoring
-    from triplebench.registry import REGISTRY
+    """The package of a benchmark's folder (its documented ``score`` and ``from_evaluate``)."""
+    import sys
 
-    if hasattr(scoring, "scorer"):
-        return scoring.scorer(benchmark)
-    return REGISTRY[benchmark].scorer()
+    from triplebench.registry import load
+
+    return sys.modules[type(load(benchmark)).__module__]
 
 
 def entry_points() -> dict[str, object]:
     """Every documented public entry point by its dotted name."""
     import triplebench
-    from triplebench import evaluate_module, options
+    from triplebench import benchmark as benchmark_type
+    from triplebench import evaluate_module, location, options
     from triplebench.registry import REGISTRY
     from triplebench.scoring import result, significance, units
 
@@ -140,6 +141,8 @@ def entry_points() -> dict[str, object]:
     names.update(_module_public(units))
     names.update(_module_public(options))
     names.update(_module_public(evaluate_module))
+    names.update(_module_public(benchmark_type))
+    names.update(_module_public(location))
     names["triplebench.evaluate_module.TriplebenchMetric._compute"] = evaluate_module.TriplebenchMetric._compute
     for benchmark in REGISTRY:
         cls = _metric_class(benchmark)

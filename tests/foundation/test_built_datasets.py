@@ -8,8 +8,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from triplebench.builders.writer import builder_module
-from triplebench.registry import BENCHMARKS
+from triplebench.registry import BENCHMARKS, load
 from triplebench.schemas import load_schema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +57,7 @@ def test_every_benchmark_is_built(built: Path) -> None:
 def test_config_loads_typed_and_matches_schema(name: str, entry: dict, built: Path, tmp_path: Path) -> None:
     ds = datasets.load_dataset(str(built / name), entry["config"], split=entry["split"], cache_dir=str(tmp_path / "hf"))
     assert ds.num_rows == entry["rows"]
-    spec = next(s for s in builder_module(name).CONFIGS if s.name == entry["config"])
+    spec = next(s for s in load(name).dataset().configs if s.name == entry["config"])
     schema = load_schema(spec.schema)
     got = [(name, describe_feature(feature)) for name, feature in ds.features.items()]
     assert got == describe_schema(schema)[1]
@@ -92,7 +91,7 @@ def test_fast_validator_agrees_with_reference_validator(name: str, entry: dict, 
 
     from triplebench.schemas import fast_validator, validator
 
-    spec = next(s for s in builder_module(name).CONFIGS if s.name == entry["config"])
+    spec = next(s for s in load(name).dataset().configs if s.name == entry["config"])
     rows = pq.read_table(built / name / "data" / entry["config"] / f"{entry['split']}-00000-of-00001.parquet").slice(0, 50).to_pylist()
     fast, reference = fast_validator(spec.schema), validator(spec.schema)
     for row in rows:

@@ -1,9 +1,10 @@
-"""One contract across the five benchmarks, and a layout whose imports point one way.
+"""One contract across the benchmarks, and a layout whose imports point one way.
 
 The same snippet (score, to_dict, format, compare) runs for every benchmark with
 only the benchmark name and its input changed; every result validates against its
-``schemas/results/<benchmark>.schema.json``. ComBO does not split into units, so
-its comparison is an error that says so.
+``schemas/results/<benchmark>.schema.json``. A benchmark that does not split into units
+(ComBO) refuses a comparison with an error that says so. Every benchmark folder declares
+the benchmark type; the shared framework names no benchmark.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import pytest
 
 import triplebench
 from conftest import ROOT
+from triplebench.benchmark import Benchmark
 from triplebench.errors import InputError
-from triplebench.registry import BENCHMARKS, get
-from triplebench.scoring import scorer
+from triplebench.registry import BENCHMARKS, entry, load
 from triplebench.signature import PROVENANCE, without
 
 SRC = ROOT / "src" / "triplebench"
@@ -39,7 +40,7 @@ def _inputs(benchmark: str) -> tuple[object, dict]:
 def test_the_same_snippet_works_for_every_benchmark(name: str, built) -> None:
     benchmark = name
     predictions, options = _inputs(benchmark)
-    spec = get(benchmark)
+    spec = entry(benchmark)
     # -- the snippet ------------------------------------------------------------------------------
     a = triplebench.score(benchmark, predictions, **options)
     b = triplebench.score(benchmark, predictions, **options)
@@ -66,17 +67,66 @@ def test_the_same_snippet_works_for_every_benchmark(name: str, built) -> None:
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
-def test_every_scorer_declares_the_contract(name: str) -> None:
-    benchmark = name
-    module = scorer(benchmark)
-    names = [option.name for option in module.OPTIONS]
+def test_every_benchmark_folder_declares_the_benchmark_type(name: str) -> None:
+    benchmark = load(name)
+    assert isinstance(benchmark, Benchmark) and benchmark.name == name and benchmark.spec == entry(name)
+    for hook in ("compute", "dataset"):  # the required hooks are the benchmark's own
+        assert getattr(type(benchmark), hook) is not getattr(Benchmark, hook), f"{name} does not define {hook}"
+    assert benchmark.metric.description
+    names = [option.name for option in benchmark.options]
     assert len(set(names)) == len(names)
-    assert names[: len(get(benchmark).selectors)] == list(get(benchmark).selectors), "selectors come first"
+    assert names[: len(entry(name).selectors)] == list(entry(name).selectors), "selectors come first"
     assert "allow_partial" in names, "the one coverage opt-in"
     assert not {"set", "format", "type", "input", "id"} & set(names), "no builtin names as keywords"
     with pytest.raises(InputError, match="unknown option"):
-        module.score([], no_such_option=1)
-    assert callable(module.from_evaluate) and module.EVALUATE.description
+        benchmark.score([], no_such_option=1)
+    assert type(benchmark).score is Benchmark.score, "the score pipeline is written once (Benchmark.score)"
+    assert benchmark.dataset().configs
+
+
+def _framework_names(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every identifier, attribute, import and non-docstring string in a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            found.append((node.lineno, node.value))
+        elif isinstance(node, ast.Name):
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.Attribute):
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append((node.lineno, node.name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append((node.lineno, " ".join([getattr(node, "module", None) or ""] + [a.name for a in node.names])))
+    return found
+
+
+def test_the_shared_framework_names_no_benchmark() -> None:
+    """Outside ``benchmarks/`` and the registry, no code names a benchmark: no identifier, import or
+    string (docstrings may use one as an example). A benchmark is reached only through the registry."""
+    import re
+
+    names = re.compile(r"(?<![a-z0-9])(" + "|".join(BENCHMARKS) + r")(?![a-z0-9])", re.IGNORECASE)
+    problems = []
+    for path in sorted(SRC.rglob("*.py")):
+        relative = path.relative_to(SRC)
+        if relative.parts[0] == "benchmarks" or relative.as_posix() == "registry.py":
+            continue
+        problems += [f"{relative}:{line}: {text[:80]!r}" for line, text in _framework_names(path) if names.search(text)]
+    assert not problems, "the framework names benchmarks:\n" + "\n".join(problems)
+
+
+def test_the_name_check_sees_identifiers_imports_and_strings(tmp_path: Path) -> None:
+    """The check itself finds each kind (and passes over docstrings)."""
+    module = tmp_path / "m.py"
+    module.write_text('"""About carb."""\nfrom triplebench.benchmarks import carb\nx = "carb"\ndef carb_f():\n    """carb"""\n'
+                      "y = obj.carb\n", encoding="utf-8")
+    found = [text for _, text in _framework_names(module) if "carb" in text]
+    assert sorted(found) == ["carb", "carb", "carb_f", "triplebench.benchmarks carb"]
 
 
 # -- layout: imports point one way ---------------------------------------------------------------
@@ -85,13 +135,15 @@ def test_every_scorer_declares_the_contract(name: str) -> None:
 #: units of lower layers, nothing else (lazy and ``TYPE_CHECKING`` imports included).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("_version", "registry", "paths", "io", "options"),  # the registry is a table: no scorer behind it
-    ("params", "schemas", "cache", "resolver", "metric_spec", "endpoints", "http"),
-    ("data", "sources", "formats"),
+    ("_version", "registry", "paths", "io", "options", "endpoints"),  # the registry is a table: no scorer behind it
+    ("params", "schemas", "cache", "metric_spec", "http", "location"),  # http applies the URL rules of endpoints
+    ("sources", "formats"),
     ("signature",),
     ("builders", "scoring"),
-    ("triplebench",),  # the package root: score() and compare()
-    ("evaluate_module", "warmup", "summary", "release", "run"),
+    ("harness",),  # runs a model over a benchmark's inputs: tasks come from the benchmark folders
+    ("benchmark",),  # the benchmark type: the hooks every benchmark folder declares, the score pipeline
+    ("triplebench",),  # the package root: score(), compare(), run()
+    ("evaluate_module", "warmup", "summary", "release", "repair"),  # repair: what a killed `dvc repro` left (make)
     ("reports",),
     ("cli",),
     ("benchmarks",),  # each benchmark builds on the whole framework; the framework reaches it only through the registry

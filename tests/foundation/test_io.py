@@ -32,10 +32,60 @@ def test_a_kill_between_the_two_renames_is_healed(tmp_path: Path) -> None:
     (target / "old.txt").write_text("old")
     aside = tmp_path / "data.old-12345"
     os.replace(target, aside)  # killed here: the old folder renamed aside, the new one not yet in place
-    (tmp_path / ".tmp-data.abc").mkdir()
+    (tmp_path / f".tmp-data.{_dead_pid()}.abc").mkdir()  # and the killed build's staging folder
     heal_directory(target)
     assert (target / "old.txt").read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+
+
+def _dead_pid() -> int:
+    """The id of a process that has exited."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
+def test_a_writer_killed_mid_write_leaves_a_temporary_the_next_write_removes(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    target = tmp_path / "README.md"
+    code = ("import os, signal, sys; from triplebench.io import atomic_open\n"
+            "with atomic_open(sys.argv[1]) as out:\n    out.write('half'); out.flush(); os.kill(os.getpid(), signal.SIGKILL)")
+    done = subprocess.run([sys.executable, "-c", code, str(target)], capture_output=True)
+    assert done.returncode == -signal.SIGKILL
+    left = [p.name for p in tmp_path.iterdir()]
+    assert len(left) == 1 and left[0].startswith(".tmp-README.md.") and not target.exists()
+    atomic_write_text(target, "whole")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"] and target.read_text() == "whole"
+
+
+def test_a_live_writers_temporaries_are_kept(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    from triplebench.io import sweep_stale
+
+    target = tmp_path / "data"
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        live = tmp_path / f".tmp-data.{writer.pid}.xyz"
+        live.mkdir()
+        dead = tmp_path / f".tmp-data.{_dead_pid()}.xyz"
+        dead.mkdir()
+        unowned = tmp_path / ".tmp-data.legacy"
+        unowned.write_text("x")
+        old = time.time() - 7200
+        os.utime(unowned, (old, old))
+        assert sorted(p.name for p in sweep_stale(target)) == sorted([dead.name, unowned.name])
+        assert live.is_dir() and not dead.exists() and not unowned.exists()
+    finally:
+        writer.kill()
+        writer.wait()
 
 
 def test_paths_that_are_not_regular_files_are_refused(tmp_path: Path) -> None:

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from triplebench.registry import BENCHMARKS
-from triplebench.scoring import scorer
+from triplebench.registry import BENCHMARKS, load
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -180,7 +179,7 @@ BAD_EXAMPLES = {
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_metric_card_names_the_schemas_its_module_checks(name: str) -> None:
     card = " ".join((ROOT / "metrics" / name / "README.md").read_text(encoding="utf-8").split())
-    spec = scorer(name).EVALUATE
+    spec = load(name).metric
     for schema in spec.schemas.values():
         assert f"schemas/{schema}.schema.json" in card, f"metrics/{name}/README.md does not name {schema}"
     assert "checked before `evaluate` stores" in card and "`InputError`" in card

@@ -9,8 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from triplebench import schemas
-from triplebench.builders import ConfigSpec, Table, writer
+from triplebench import registry, schemas
+from triplebench.builders import ConfigSpec, DatasetBuilder, Table, writer
 from triplebench.errors import InputError, TripleBenchError
 
 SCHEMA = {
@@ -46,11 +46,9 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     for cached in (schemas.load_schema, schemas.validator, schemas.fast_validator, schemas.arrow_schema):
         cached.cache_clear()
     records = {"rows": [{"id": 1, "tokens": ["a", "b"], "score": None, "spans": [{"start": 0, "label": "X", "ok": True}]}]}
-    module = types.SimpleNamespace(
-        CONFIGS=(ConfigSpec("main", "toy/rec", ("test",), "toy rows"),),
-        build=lambda raw: [Table("main", "test", records["rows"])],
-    )
-    monkeypatch.setattr(writer, "builder_module", lambda benchmark: module)
+    builder = DatasetBuilder((ConfigSpec("main", "toy/rec", ("test",), "toy rows"),),
+                             lambda raw: [Table("main", "test", records["rows"])])
+    monkeypatch.setattr(registry, "load", lambda benchmark: types.SimpleNamespace(dataset=lambda: builder))
     raw = tmp_path / "raw"
     raw.mkdir()
     (raw / "sources.json").write_text(json.dumps({"files": [], "missing": []}))

@@ -7,9 +7,12 @@ stored: every mutated byte is made when the suite runs.
 
 Each mutation family says what a correct outcome is:
 
+``equal``
+    the reading rule makes the input the baseline (a leading byte-order mark is not
+    part of the text, in every format): exit 0 with the baseline's output, nothing else;
 ``same``
-    the reading rule makes the input equal to the baseline (a BOM is stripped,
-    CRLF is a line end): exit 0 with the baseline's output, or a clear error.
+    the reading rule makes the input equal to the baseline (CRLF is a line end, NFD
+    text is not normalised): exit 0 with the baseline's output, or a clear error.
 ``refuse``
     the input cannot mean a number: a clear error (exit 2) is the only pass.
 ``any``
@@ -21,19 +24,20 @@ one ``triplebench: error:`` line naming the file (or the option).
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
 import random
 import re
 import signal
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-
-from conftest import upstream_file
+from types import ModuleType
 
 TIMEOUT = 60  # seconds per case before it counts as a hang
 
@@ -48,7 +52,12 @@ class Baseline:
     flags: tuple[str, ...]
     json: bool = False  # the file is JSON / JSON lines
     number: str | None = None  # regex of one numeric field (a confidence or a cluster id)
-    gold_option: bool = False  # the file is given with --gold (the predictions are ``predictions``)
+    #: the file is a gold given with --gold; this gives the predictions and their flags (files under the folder)
+    gold_for: Callable[[Path], list[str]] | None = None
+    #: more flags that need files of their own (written under the folder)
+    extra: Callable[[Path], list[str]] | None = None
+    #: the file's lines name its format: it scores the same without its ``--fmt``/``--format`` flag
+    detected: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,14 +65,17 @@ class Family:
     """A mutation family: bytes -> bytes (or a path kind), and the correct outcome."""
 
     name: str
-    expect: str  # same | refuse | any
+    expect: str  # equal | same | refuse | any
     mutate: Callable[[bytes, random.Random, Baseline], bytes | None]
     path_kind: str | None = None  # directory | missing | fifo | symlink_loop
-    needs: str | None = None  # "number": a numeric field (Baseline.number); "json": a JSON format
+    #: "number": a numeric field (Baseline.number); "json": a JSON format; "detected": a format the lines name
+    needs: str | None = None
+    drop_format: bool = False  # run without the baseline's format flag: the file's lines must name it
 
     def applies(self, base: Baseline) -> bool:
         """Whether this family can mutate ``base``'s format."""
-        return (self.needs != "number" or base.number is not None) and (self.needs != "json" or base.json)
+        return ((self.needs != "number" or base.number is not None) and (self.needs != "json" or base.json)
+                and (self.needs != "detected" or base.detected))
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -153,8 +165,11 @@ def _flood(data: bytes, rng: random.Random, base: Baseline) -> bytes:
     return ("\n".join(lines * (FLOOD_LINES // len(lines) + 1)) + "\n").encode("utf-8")
 
 
+BOM = b"\xef\xbb\xbf"
+
 FAMILIES: tuple[Family, ...] = (
-    Family("bom", "same", lambda d, r, b: b"\xef\xbb\xbf" + d),
+    Family("bom", "equal", lambda d, r, b: BOM + d),
+    Family("bom_detected", "equal", lambda d, r, b: BOM + d, needs="detected", drop_format=True),
     Family("crlf", "same", lambda d, r, b: d.replace(b"\n", b"\r\n")),
     Family("nfd", "same", lambda d, r, b: unicodedata.normalize("NFD", d.decode("utf-8")).encode("utf-8")),
     Family("empty", "refuse", lambda d, r, b: b""),
@@ -181,82 +196,39 @@ FAMILIES: tuple[Family, ...] = (
     Family("symlink_loop", "refuse", lambda d, r, b: b"", path_kind="symlink_loop"),
 )
 
-#: what the default test run samples; `make fuzz` (TRIPLEBENCH_FUZZ=full) runs every baseline
-DEFAULT_BASELINES = ("carb/openie4", "carb/gold", "benchie/minie", "robust/flat", "robust/gold", "genres/cdr",
-                     "combo/validation")
+def inputs(benchmark: str) -> ModuleType:
+    """``tests/<benchmark>/fuzz_inputs.py`` of a benchmark: its baselines, compare pair and evaluate baseline.
+
+    Raises
+    ------
+    AssertionError
+        The benchmark has no such file (the message names the file to add).
+    """
+    path = Path(__file__).resolve().parents[1] / benchmark / "fuzz_inputs.py"
+    assert path.is_file(), f"{benchmark}: add {path.relative_to(path.parents[2])} (its fuzz baselines)"
+    name = f"fuzz_inputs_{benchmark}"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
-def _carb(relpath: str) -> Callable[[Path], Path]:
-    return lambda folder: upstream_file("dair-iitd/CaRB", relpath)
+def _collect() -> tuple[dict[str, Baseline], tuple[str, ...]]:
+    from triplebench.registry import BENCHMARKS
+
+    baselines: dict[str, Baseline] = {}
+    default: list[str] = []
+    for benchmark in BENCHMARKS:
+        found = inputs(benchmark)
+        baselines.update(found.BASELINES)
+        default.extend(found.DEFAULT)
+    return baselines, tuple(default)
 
 
-def _benchie(name: str) -> Callable[[Path], Path]:
-    return lambda folder: upstream_file("gkiril/benchie", f"data/oie_systems_explicit_extractions/{name}")
-
-
-ROBUST_GOLD = [
-    {"ori_sent": "John loves Mary .", "ori_args": [["loves", "John", "Mary"]],
-     "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved by", "Mary", "John"]]}]},
-    {"ori_sent": "It rains in Paris .", "ori_args": [["rains in", "It", "Paris"]], "paraphrases": []},
-]
-ROBUST_PREDICTIONS = [
-    {"clique_id": 0, "sentence": "John loves Mary .", "confidence": 0.9, "predicate": "loves", "arguments": ["John", "Mary"]},
-    {"clique_id": 0, "sentence": "Mary is loved by John .", "confidence": 0.8, "predicate": "is loved by",
-     "arguments": ["Mary", "John"]},
-    {"clique_id": 1, "sentence": "It rains in Paris .", "confidence": 0.7, "predicate": "rains", "arguments": ["It"]},
-]
-
-
-def _write(folder: Path, name: str, text: str) -> Path:
-    path = folder / name
-    if not path.exists():
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _robust_gold(folder: Path) -> Path:
-    return _write(folder, "robust_gold.json", json.dumps(ROBUST_GOLD))
-
-
-def _robust_predictions(folder: Path) -> Path:
-    return _write(folder, "robust_flat.jsonl", "".join(json.dumps(r) + "\n" for r in ROBUST_PREDICTIONS))
-
-
-def _genres(folder: Path) -> Path:
-    whole = json.loads(upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json").read_text("utf-8"))
-    return _write(folder, "genres_cdr.json", json.dumps(dict(list(whole.items())[:20]), ensure_ascii=False))
-
-
-def _combo(folder: Path) -> Path:
-    from triplebench.benchmarks.combo import load_gold
-
-    gold = load_gold("validation")["npc_e_subj"]
-    rows = [{"task": "npc_e_subj", "mention": m, "cluster": i % 97} for i, m in enumerate(gold.mentions)]
-    return _write(folder, "combo_validation.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
-
-
-CONF = r"^(0\.\d+)"
-BASELINES: dict[str, Baseline] = {
-    "carb/openie4": Baseline("carb", "openie4", _carb("system_outputs/test/openie4_output.txt"), ("--fmt", "openie4"),
-                             number=CONF),
-    "carb/openie5": Baseline("carb", "openie5", _carb("system_outputs/test/openie5_output.txt"), ("--fmt", "openie5"),
-                             number=CONF),
-    "carb/clausie": Baseline("carb", "clausie", _carb("system_outputs/test/clausie_output.txt"), ("--fmt", "clausie"),
-                             number=r"\t(-?\d+\.\d+)$"),
-    "carb/props": Baseline("carb", "props", _carb("system_outputs/test/props_output.txt"), ("--fmt", "props"),
-                           number=r"^(-?\d+\.\d+)\t"),
-    "carb/reverb": Baseline("carb", "reverb", _carb("system_outputs/test/reverb_output.txt"), ("--fmt", "reverb"),
-                            number=r"\t(0\.\d+)\t"),
-    "carb/gold": Baseline("carb", "gold", _carb("data/gold/test.tsv"), (), gold_option=True),
-    "benchie/minie": Baseline("benchie", "minie", _benchie("minie_explicit.txt"), ()),
-    "benchie/clausie": Baseline("benchie", "clausie", _benchie("clausie_explicit.txt"), ()),
-    "robust/flat": Baseline("robust", "flat", _robust_predictions, ("--fmt", "flat", "--gold", "{robust_gold}"),
-                            json=True, number=r'"confidence": (0\.\d+)'),
-    "robust/gold": Baseline("robust", "gold", _robust_gold, ("--fmt", "flat"), json=True, gold_option=True),
-    "genres/cdr": Baseline("genres", "cdr", _genres, ("--set", "cdr", "--scores", "FS,GS"), json=True),
-    "combo/validation": Baseline("combo", "validation", _combo, ("--subtask", "npc_e_subj", "--missing", "singletons"),
-                                 json=True, number=r'"cluster": (\d+)'),
-}
+#: every benchmark's baselines; what the default test run samples (`make fuzz`, TRIPLEBENCH_FUZZ=full, runs all)
+BASELINES, DEFAULT_BASELINES = _collect()
 
 
 MODES = ("text", "json")
@@ -337,13 +309,13 @@ def argv_for(case: Case, folder: Path, mutated: bool = True) -> list[str] | None
             file = _placed(fam.path_kind, data, folder, name)
         else:
             file = target  # the other mode's case placed it already
-    flags = [f.replace("{robust_gold}", str(_robust_gold(folder))) for f in base.flags]
+    flags = [*base.flags, *(base.extra(folder) if base.extra else [])]
+    if fam.drop_format:
+        at = next(i for i, flag in enumerate(flags) if flag in ("--fmt", "--format"))
+        del flags[at: at + 2]
     json_flag = ["--json"] if case.mode == "json" else []
-    if base.gold_option:
-        predictions = _robust_predictions(folder) if base.benchmark == "robust" else \
-            upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
-        extra = ["--fmt", "openie4"] if base.benchmark == "carb" else []
-        return ["score", base.benchmark, str(predictions), *flags, *extra, "--gold", str(file), *json_flag]
+    if base.gold_for is not None:
+        return ["score", base.benchmark, *base.gold_for(folder), *flags, "--gold", str(file), *json_flag]
     return ["score", base.benchmark, str(file), *flags, *json_flag]
 
 
@@ -376,15 +348,11 @@ OPTION_FAMILIES: tuple[OptionFamily, ...] = (
     OptionFamily("bootstrap_one", "any", ("--bootstrap", "1")),
 )
 
-#: per benchmark: the two files compared (a path, or FILE:FORMAT) and their flags
-COMPARE_BASELINES: dict[str, tuple[Callable[[], tuple[Path | str, Path | str]], tuple[str, ...]]] = {
-    # one format per file (FILE:FORMAT): OpenIE-5 read as OpenIE-4 is refused, never compared
-    "carb": (lambda: (f'{upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")}:openie4',
-                      f'{upstream_file("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")}:openie5'), ()),
-    "benchie": (lambda: (upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt"),
-                         upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/clausie_explicit.txt")),
-                ()),
-}
+def compare_baselines() -> dict[str, tuple[Callable[[], tuple[Path | str, Path | str]], tuple[str, ...]]]:
+    """benchmark -> (the two files ``compare`` gets: paths or FILE:FORMAT, their flags), for those that have a pair."""
+    from triplebench.registry import BENCHMARKS
+
+    return {b: inputs(b).COMPARE for b in BENCHMARKS if inputs(b).COMPARE is not None}
 
 
 @dataclass(frozen=True)
@@ -404,7 +372,7 @@ class CompareCase:
         return f"compare {self.benchmark}" + (" --json" if self.mode == "json" else "")
 
     def argv(self) -> list[str]:
-        make, flags = COMPARE_BASELINES[self.benchmark]
+        make, flags = compare_baselines()[self.benchmark]
         a, b = make()
         fam = next(f for f in OPTION_FAMILIES if f.name == self.family)
         return ["compare", self.benchmark, str(a), str(b), *flags, *fam.flags, *(["--json"] if self.mode == "json" else [])]
@@ -413,7 +381,7 @@ class CompareCase:
 def compare_cases(full: bool) -> list[CompareCase]:
     """Every (benchmark, option family, mode); the default run: text mode, and the scoring family on BenchIE only."""
     out = []
-    for bench in COMPARE_BASELINES:
+    for bench in compare_baselines():
         for fam in OPTION_FAMILIES:
             for mode in MODES:
                 scores = fam.expect == "any" or fam.name == "metric_unknown"  # these score both files first
@@ -509,7 +477,7 @@ def run(argv: list[str], names: tuple[str, ...]) -> Outcome:
 
 
 #: the outcome classes of the fuzz table, the two that pass first
-VERDICTS = ("ok", "refused", "vague", "traceback", "silent", "changed", "hang", "memory")
+VERDICTS = ("ok", "refused", "vague", "traceback", "silent", "changed", "rejected", "hang", "memory")
 
 
 def verdict(kind: str, expect: str, same: bool | None = None) -> str:
@@ -518,15 +486,16 @@ def verdict(kind: str, expect: str, same: bool | None = None) -> str:
     ``ok``: a number with exit 0 that is legitimate; ``refused``: exit 2 / InputError with a one-line
     message naming the input; ``vague``: a refusal that does not; ``traceback``; ``silent``: a number
     where the family must be refused; ``changed``: a reading rule (BOM, CRLF, NFD) changed the numbers;
+    ``rejected``: a clear refusal of input the reading rules make the baseline, which scores (``equal``);
     ``hang``: the timeout; ``memory``: a MemoryError or a peak-memory growth over :data:`MEMORY_LIMIT`.
     """
     if kind == "clear":
-        return "refused"
+        return "rejected" if expect == "equal" and same is False else "refused"
     if kind != "ok":
         return kind
     if expect == "refuse":
         return "silent"
-    if expect == "same" and same is False:
+    if expect in ("equal", "same") and same is False:
         return "changed"
     return "ok"
 

@@ -25,55 +25,24 @@ from typing import Any
 
 import numpy as np
 
-from conftest import upstream_file
-from corpus import _Hang, guarded
+from corpus import _Hang, guarded, inputs
 
-#: per module: the config name of evaluate.load and the compute() options of the baseline
-MODULES: dict[str, tuple[str | None, dict[str, Any]]] = {
-    "carb": (None, {}),
-    "benchie": ("en", {}),
-    "combo": (None, {"subtask": "npc_e_subj"}),
-    "genres": ("cdr", {"scores": "FS,GS"}),
-    "robust": (None, {"allow_partial": True}),  # ten cliques of the gold: the others are skipped, as the reference does
-}
-#: per module: what its examples hold (numbers, dict records, lists) and whether a second column
-#: (``references`` or ``texts``) goes with the predictions
-HOLDS: dict[str, set[str]] = {
-    "carb": {"number", "dict", "list"},
-    "benchie": {"dict"},
-    "combo": {"list", "pair"},
-    "genres": {"list", "pair"},
-    "robust": {"number", "dict", "list"},
-}
+
+def _modules() -> tuple[dict[str, tuple[str | None, dict[str, Any]]], dict[str, set[str]]]:
+    from triplebench.registry import BENCHMARKS
+
+    return ({b: inputs(b).MODULE for b in BENCHMARKS}, {b: set(inputs(b).HOLDS) for b in BENCHMARKS})
+
+
+#: per benchmark: the module's config name and options; what its examples hold (number | dict | list | pair,
+#: for the families that need one); both from ``tests/<benchmark>/fuzz_inputs.py``
+MODULES, HOLDS = _modules()
 
 
 @cache
 def baseline(benchmark: str) -> dict[str, list]:
     """The input columns of a module's baseline (``predictions``, and ``references`` / ``texts``)."""
-    from triplebench.data import load_records
-
-    if benchmark == "carb":
-        rows = load_records("carb", "gold", "test")[:20]
-        return {"predictions": [{"sentence": r["sentence"], "confidence": 1.0 - k / 10, "predicate": e["predicate"],
-                                 "arguments": list(e["arguments"])}
-                                for r in rows for k, e in enumerate(r["extractions"][:3])]}
-    if benchmark == "benchie":
-        path = upstream_file("gkiril/benchie", "data/oie_systems_explicit_extractions/minie_explicit.txt")
-        keys = ("sent_id", "subject", "relation", "object")
-        return {"predictions": [dict(zip(keys, line.split("\t"))) for line in
-                                path.read_text(encoding="utf-8").splitlines()[:150]]}
-    if benchmark == "robust":
-        cliques = load_records("robust", "cliques", "test")[:10]
-        return {"predictions": [{"clique_id": c["clique_id"], "sentence": s["sentence"], "confidence": 1.0 - k / 10,
-                                 "predicate": e["predicate"], "arguments": list(e["arguments"])}
-                                for c in cliques for s in (c["original"], *c["paraphrases"])
-                                for k, e in enumerate(s["extractions"][:2])]}
-    if benchmark == "combo":
-        rows = [r for r in load_records("combo", "clusters", "validation") if r["task"] == "npc_e_subj"][:300]
-        return {"predictions": [f"c{i % 37}" for i in range(len(rows))], "references": [list(r["clusters"]) for r in rows]}
-    whole = json.loads(upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json").read_text("utf-8"))
-    items = list(whole.items())[:20]
-    return {"predictions": [triples for _, triples in items], "texts": [text for text, _ in items]}
+    return inputs(benchmark).evaluate_baseline()
 
 
 # -- where to mutate ------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from corpus import (
 )
 
 FULL = os.environ.get("TRIPLEBENCH_FUZZ") == "full"
-_BASELINE_OUTPUT: dict[tuple[str, str], str] = {}
+_BASELINE_OUTPUT: dict[tuple[str, str], tuple[str, str]] = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -44,12 +44,14 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("fuzz")
 
 
-def _baseline(case: Case, folder) -> str:
+def _baseline(case: Case, folder) -> tuple[str, str]:
+    """What the unmutated baseline gives: ("ok", its output) or ("clear", its one-line refusal)."""
     key = (case.baseline, case.mode)
     if key not in _BASELINE_OUTPUT:
-        outcome = run(argv_for(case, folder, mutated=False), ())
-        assert outcome.kind == "ok", f"the unmutated {case.baseline} does not score: {outcome.stderr}"
-        _BASELINE_OUTPUT[key] = outcome.stdout
+        argv = argv_for(case, folder, mutated=False)
+        outcome = run(argv, tuple(a for a in argv if "/" in a))
+        assert outcome.kind in ("ok", "clear"), f"the unmutated {case.baseline} fails: {outcome.detail or outcome.stderr}"
+        _BASELINE_OUTPUT[key] = (outcome.kind, outcome.stdout if outcome.kind == "ok" else outcome.stderr)
     return _BASELINE_OUTPUT[key]
 
 
@@ -62,12 +64,12 @@ def test_mutated_input_is_a_clear_error_or_a_documented_number(case: Case, folde
     outcome = run(argv, names)
     expect = family(case.family).expect
     same = None
-    if outcome.kind == "ok" and expect == "same":
-        output = outcome.stdout
+    if outcome.kind in ("ok", "clear") and expect in ("equal", "same"):
+        output = outcome.stdout if outcome.kind == "ok" else outcome.stderr
         for mutated, original in zip(argv, argv_for(case, folder, mutated=False)):
             if mutated != original:  # the path shows in --json ("system"), the name in the signature (gold:custom:NAME)
                 output = output.replace(mutated, original).replace(Path(mutated).name, Path(original).name)
-        same = output == _baseline(case, folder)
+        same = (outcome.kind, output) == _baseline(case, folder)  # a refusal is the same when the baseline's is
     found = record(case.entry, case.family, verdict(outcome.kind, expect, same), case.id,
                    outcome.detail or outcome.stderr[:300])
     assert found in ("ok", "refused"), f"{case.id}: {found} {outcome.detail or outcome.stderr[:500] or outcome.stdout[:500]}"

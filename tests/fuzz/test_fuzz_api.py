@@ -60,9 +60,9 @@ def test_options_of_the_wrong_type_name_the_option(name):
 
 
 def test_numpy_scalar_confidences_score_as_the_numbers_they_hold(built):
-    from triplebench.data import load_records
+    from triplebench.location import DataLocation
 
-    rows = load_records("carb", "gold", "test")[:5]
+    rows = DataLocation.default().records("carb", "gold", "test")[:5]
     records = [{"sentence": r["sentence"], "confidence": 0.5 + k / 4, "predicate": e["predicate"],
                 "arguments": list(e["arguments"])} for r in rows for k, e in enumerate(r["extractions"][:2])]
     typed = [{**r, "confidence": np.float32(r["confidence"])} for r in records]  # exact in float32

@@ -251,9 +251,9 @@ def test_text_not_in_the_set(built):
 
 
 def test_archived_judge_serves_upstream_verdicts(built):
-    from triplebench.data import load_records
+    from triplebench.location import DataLocation
 
-    row = next(r for r in load_records("genres", "predictions", "test")
+    row = next(r for r in DataLocation.default().records("genres", "predictions", "test")
                if r["set"] == "cdr" and r["model"] == "gpt-4" and r["triples"])
     triples = [[t["head"], t["relation"], t["tail"]] for t in row["triples"]]
     res = scorer.score({row["text"]: triples}, dataset="cdr", scores="FS,GS", archived_model="gpt-4", archived_seed=1)
@@ -262,9 +262,9 @@ def test_archived_judge_serves_upstream_verdicts(built):
 
 
 def test_reply_parsing_on_archived_replies(built):
-    from triplebench.data import load_records
+    from triplebench.location import DataLocation
 
-    replies = [g for r in load_records("genres", "judgments", "test")[:50] if r["granularity"] for g in r["granularity"]]
+    replies = [g for r in DataLocation.default().records("genres", "judgments", "test")[:50] if r["granularity"] for g in r["granularity"]]
     assert all(count_splits(g["reply"]) == g["splits"] for g in replies)
     assert any(g["splits"] == 0 and "N/A" in g["reply"] for g in replies)
     assert parse_factualness(" True\n") and not parse_factualness("true.") and not parse_factualness("")

@@ -36,9 +36,9 @@ class HashEmbedder:
 
 
 def _run_rows(set_name: str, model: str, seed: int = 1) -> list[dict]:
-    from triplebench.data import load_records
+    from triplebench.location import DataLocation
 
-    return [r for r in load_records("genres", "predictions", "test")
+    return [r for r in DataLocation.default().records("genres", "predictions", "test")
             if r["set"] == set_name and r["model"] == model and r["seed"] == seed and r["sample"] == SETS[set_name][0]]
 
 

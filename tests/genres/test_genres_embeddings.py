@@ -4,7 +4,7 @@ The equality test computes US and CS of every published run of Wiki20m (39 runs:
 models, other seeds and the rand_100 sample) and of one run of each other set
 (us_cs_runs.py) with the scorer's triple vectors and kernels over the numpy encoder, and
 compares them with the numbers the sentence-transformers + torch path the project used
-before gave for the same runs: the US/CS columns it wrote into ``reports/genres.json``
+before gave for the same runs: the US/CS columns it wrote into ``reports/stages/genres/report.json``
 (the paper runs) and torch_us_cs.json (every run, at full precision; recorded by
 ``bench/genres.py --record-torch``, which also checks a new recording against it).
 """
@@ -105,7 +105,8 @@ def test_after_the_warm_up_embedding_compiles_nothing(tmp_path):
         assert done.returncode == 0, done.stderr
         return {str(p): p.stat().st_mtime_ns for p in (tmp_path / "numba").rglob("*") if p.is_file()}
 
-    warmed = run("from triplebench.benchmarks.genres import warm_up; assert warm_up()")
+    warmed = run("from triplebench.benchmarks.genres import BENCHMARK; from triplebench.location import DataLocation; "
+                 "assert BENCHMARK.warm_up(DataLocation.default())")
     assert any(name.endswith(".nbc") for name in warmed)
     texts = repr(TEXTS + [f"filler {i}" for i in range(300)])
     assert run(f"from triplebench.benchmarks.genres.minilm import MiniLM; MiniLM().embed({texts}, workers=2)") == warmed
@@ -205,13 +206,14 @@ def test_the_minilm_key_names_the_encoders_code_and_model_files():
 def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, monkeypatch):
     from triplebench.benchmarks.genres import score
     from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
+    from triplebench.location import DataLocation
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "cache"))
     calls = []
     original = MiniLMEmbedder.embed
     monkeypatch.setattr(MiniLMEmbedder, "embed", lambda self, texts, progress=False: calls.append(len(texts)) or
                         original(self, texts))
-    records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"))[:20]
+    records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"), DataLocation.default())[:20]
     first = score(records, dataset="cdr", scores="US,CS")
     store = tmp_path / "cache" / "genres-embeddings" / "minilm-cdr"
     assert calls and list(store.glob("*.shard"))
@@ -226,8 +228,9 @@ def test_score_keeps_minilm_vectors_per_set_in_the_user_cache(built, tmp_path, m
 def test_a_foreign_file_as_embedding_cache_is_an_input_error(built, tmp_path):
     from triplebench.benchmarks.genres import score
     from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
+    from triplebench.location import DataLocation
 
-    records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"))[:2]
+    records = run_records(ArchivedRun("cdr", "gpt-3.5_closed"), DataLocation.default())[:2]
     foreign = tmp_path / "notes.npz"
     foreign.write_text("my notes")
     with pytest.raises(InputError, match="not an embedding cache of this embedder"):
@@ -245,7 +248,7 @@ def test_a_foreign_file_as_embedding_cache_is_an_input_error(built, tmp_path):
 
 
 def test_us_cs_equal_the_torch_path_and_the_report_to_the_printed_digit(built, project_root):
-    report = json.loads((project_root / "reports" / "genres.json").read_text(encoding="utf-8"))
+    report = json.loads((project_root / "reports" / "stages" / "genres" / "report.json").read_text(encoding="utf-8"))
     phi = report["backends"]["phi"]
     runs = us_cs_runs.published_runs()
     assert len(runs) == 39 + len(us_cs_runs.SAMPLE)

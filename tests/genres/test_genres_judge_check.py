@@ -27,13 +27,14 @@ def kappa_by_hand(pairs: list[tuple[bool, bool]]) -> tuple[list[list[int]], floa
 def paper_judge(built):
     """A fake server answering like the paper's judge on CDR, 10% of the verdicts flipped."""
     from triplebench.benchmarks.genres.judges import load_prompts
+    from triplebench.location import DataLocation
 
-    reference = reference_verdicts("cdr")
+    reference = reference_verdicts("cdr", DataLocation.default())
     facts = {(r.text, r.triple): r.supported for r in reference}
     splits: dict[str, int] = {}
     for r in reference:
         splits.setdefault(r.triple, r.splits)
-    with FakeJudge(load_prompts(), facts=facts, splits=splits, flip=0.1, flip_seed=3) as server:
+    with FakeJudge(load_prompts(DataLocation.default()), facts=facts, splits=splits, flip=0.1, flip_seed=3) as server:
         yield server
 
 
@@ -75,6 +76,7 @@ def test_judge_check_cli_text_and_json(paper_judge, tmp_path, capsys, monkeypatc
     from triplebench.benchmarks.genres import OPTIONS
     from triplebench.benchmarks.genres.backends import judge as make_judge
     from triplebench.cli.main import main
+    from triplebench.location import DataLocation
     from triplebench.options import validate
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
@@ -91,7 +93,7 @@ def test_judge_check_cli_text_and_json(paper_judge, tmp_path, capsys, monkeypatc
     # a judge built for scoring carries the stored check
     opts = validate(OPTIONS, {"judge": "openai", "judge_url": paper_judge.url, "judge_model": "fake", "dataset": "cdr",
                               "judge_cache": str(tmp_path / "j.sqlite")})
-    assert make_judge(opts, "cdr").agreement["FS"]["kappa"] == pytest.approx(out["scores"]["FS"]["kappa"])
+    assert make_judge(opts, "cdr", DataLocation.default()).agreement["FS"]["kappa"] == pytest.approx(out["scores"]["FS"]["kappa"])
 
 
 def test_judge_check_refuses_the_archived_judge_and_a_missing_set(built, capsys):
@@ -107,11 +109,12 @@ def test_a_judged_score_carries_the_stored_check_of_its_judge_or_says_there_is_n
     from triplebench.benchmarks import genres
     from triplebench.benchmarks.genres import judge_check
     from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
+    from triplebench.location import DataLocation
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     check = judge_check(dataset="cdr", judge_url=paper_judge.url, judge_model="fake", sample=60, seed=2,
                         judge_cache=str(tmp_path / "j.sqlite"), bootstrap=100)
-    records = run_records(ArchivedRun.parse("cdr/gpt-4/1"))[:4]
+    records = run_records(ArchivedRun.parse("cdr/gpt-4/1"), DataLocation.default())[:4]
     options = {"dataset": "cdr", "scores": "FS", "judge": "openai", "judge_url": paper_judge.url,
                "judge_cache": str(tmp_path / "j.sqlite")}
     checked = genres.score(records, judge_model="fake", **options)

@@ -19,9 +19,9 @@ PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granulari
 @pytest.fixture(scope="module")
 def cdr_run(built, tmp_path_factory):
     """Five CDR texts with GPT-4's triples (seed 1) as a JSONL prediction file, and its distinct prompts."""
-    from triplebench.data import load_records
+    from triplebench.location import DataLocation
 
-    rows = [r for r in load_records("genres", "predictions", "test")
+    rows = [r for r in DataLocation.default().records("genres", "predictions", "test")
             if r["set"] == "cdr" and r["model"] == "gpt-4" and r["seed"] == 1 and r["triples"]][:5]
     path = tmp_path_factory.mktemp("cdr") / "gpt4.jsonl"
     with path.open("w") as out:
@@ -40,10 +40,11 @@ def _cli(path, url, cache, *extra):
 def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, capsys):
     from triplebench.benchmarks.genres.judges import load_prompts
     from triplebench.cli.main import main
+    from triplebench.location import DataLocation
 
     path, prompts = cdr_run
     cache = tmp_path / "judge.sqlite"
-    with FakeJudge(load_prompts(), die_after=12, flip=0.3) as dying:
+    with FakeJudge(load_prompts(DataLocation.default()), die_after=12, flip=0.3) as dying:
         assert main(_cli(path, dying.url, cache, "--judge-concurrency", "4")) == 2
     out, err = capsys.readouterr()
     assert out == ""  # no result, not even a partial one
@@ -53,11 +54,11 @@ def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, 
     answered = len(JudgeCache(cache))
     assert answered == len(dying.asked()) == 12  # every reply received was committed as it arrived
 
-    with FakeJudge(load_prompts(), flip=0.3) as healthy:
+    with FakeJudge(load_prompts(DataLocation.default()), flip=0.3) as healthy:
         assert main(_cli(path, healthy.url, cache)) == 0
         resumed = json.loads(capsys.readouterr().out)
         assert len(healthy.requests) == prompts - answered  # only the prompts not judged before
-    with FakeJudge(load_prompts(), flip=0.3) as fresh:
+    with FakeJudge(load_prompts(DataLocation.default()), flip=0.3) as fresh:
         assert main(_cli(path, fresh.url, tmp_path / "fresh.sqlite", "--judge-concurrency", "1")) == 0
         clean = json.loads(capsys.readouterr().out)
         assert len(fresh.requests) == prompts

@@ -39,8 +39,9 @@ def runs(genres_paper_runs):
 def test_a_run_judged_by_whole_triple_lists_has_no_fs_or_gs_and_says_why(built):
     from triplebench.benchmarks import genres
     from triplebench.benchmarks.genres.reproduce import ArchivedRun
+    from triplebench.location import DataLocation
 
-    run = archived_run("nyt10m", "llama-2-7b")
+    run = archived_run("nyt10m", "llama-2-7b", DataLocation.default())
     assert "FS" not in run and "GS" not in run and run["whole_list_texts"] == 181
     # what the verdicts give: the report's old outlier (GS 3.8 against the paper's 69.2)
     assert one_decimal(100 * run["GS_whole_lists"]) == 3.8 and one_decimal(100 * run["FS_whole_lists"]) == 86.7
@@ -118,10 +119,10 @@ def test_gs_equals_the_repository_tables(runs):
 
 
 def test_card_tables_are_the_committed_report(project_root):
-    """The card's paper-vs-ours tables are rendered from reports/genres.json, never typed by hand."""
+    """The card's paper-vs-ours tables are rendered from reports/stages/genres/report.json, never typed by hand."""
     from triplebench.benchmarks.genres.report import CARD_END, CARD_START, card_tables
 
-    report = json.loads((project_root / "reports" / "genres.json").read_text())
+    report = json.loads((project_root / "reports" / "stages" / "genres" / "report.json").read_text())
     card = (project_root / "datasets" / "genres" / "README.md").read_text()
     section = card.split(CARD_START, 1)[1].split(CARD_END, 1)[0].strip()
     assert section == card_tables(report), "run `triplebench report genres card`"

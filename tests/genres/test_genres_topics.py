@@ -56,28 +56,31 @@ def test_a_trained_model_carries_its_provenance_and_the_report_retrains_a_stale_
                                                                                      monkeypatch):
     from triplebench.benchmarks.genres import report
     from triplebench.benchmarks.genres.formats import SETS
+    from triplebench.location import DataLocation
+
+    location = DataLocation.default()
 
     assert model.provenance is None and topics.stored_provenance(tmp_path / "none.npz") is None
-    made = topics.provenance("cdr", 7, 20)
+    made = topics.provenance("cdr", location, 7, 20)
     assert made["seed"] == 7 and made["topics"] == topics.TOPICS["cdr"] and len(made["corpus"]) == len(made["code"]) == 64
     monkeypatch.setattr(topics, "model_path", lambda name: tmp_path / f"{name}.npz")
     trained = []
 
-    def train_all(sets, seed, max_iter):  # what train_all stores, without the minutes of training
+    def train_all(sets, location, seed, max_iter):  # what train_all stores, without the minutes of training
         for name in sets:
             topics.TopicModel(model.components, model.vocab, model.alpha, name, seed,
-                              topics.provenance(name, seed, max_iter)).save(tmp_path / f"{name}.npz")
+                              topics.provenance(name, location, seed, max_iter)).save(tmp_path / f"{name}.npz")
             trained.append(name)
 
     monkeypatch.setattr(topics, "train_all", train_all)
-    report.ensure_topic_models(7, 20)
+    report.ensure_topic_models(7, 20, location)
     assert trained == list(SETS) and topics.TopicModel.load(tmp_path / "cdr.npz").provenance == made
     trained.clear()
-    report.ensure_topic_models(7, 20)
+    report.ensure_topic_models(7, 20, location)
     assert trained == []  # made from today's inputs: kept
     model.save(tmp_path / "cdr.npz")  # a model made otherwise (no provenance)
-    report.ensure_topic_models(7, 20)
+    report.ensure_topic_models(7, 20, location)
     assert trained == ["cdr"]
     trained.clear()
-    report.ensure_topic_models(7, 21)  # other settings
+    report.ensure_topic_models(7, 21, location)  # other settings
     assert trained == list(SETS)

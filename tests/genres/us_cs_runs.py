@@ -30,15 +30,16 @@ def name(key: tuple) -> str:
 def published_runs() -> dict[tuple, tuple[list, list]]:
     """(set, model, sample, seed) -> (triples per text, gold triples per text), as the report reads them."""
     from triplebench.benchmarks.genres.report import gold_triples
-    from triplebench.data import load_table
+    from triplebench.location import DataLocation
 
+    location = DataLocation.default()
     golds = {}
     runs: dict[tuple, tuple[list, list]] = {}
-    for row in load_table("genres", "predictions", "test").to_pylist():
+    for row in location.table("genres", "predictions", "test").to_pylist():
         key = (row["set"], row["model"], row["sample"], row["seed"])
         if row["set"] == "wiki20m" or key in SAMPLE:
             if row["set"] not in golds:  # (not setdefault: it would read the set's gold for every row)
-                golds[row["set"]] = gold_triples(row["set"])
+                golds[row["set"]] = gold_triples(row["set"], location)
             gold = golds[row["set"]]
             triples, refs = runs.setdefault(key, ([], []))
             triples.append([[t["head"], t["relation"], t["tail"]] for t in row["triples"]])

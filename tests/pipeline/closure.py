@@ -1,12 +1,15 @@
 """The source files a DVC stage really runs: its import closure, derived from the code.
 
-A stage's command names an entry (``python -m MODULE`` or ``triplebench COMMAND BENCH``);
+A stage's command names an entry (``python -m MODULE`` or ``triplebench COMMAND ARG``);
 from it the closure follows every ``import`` / ``from ... import`` of a
 ``triplebench`` module, at module level and inside functions (lazy imports), to a
 fixed point. Importing a submodule runs its parent packages' ``__init__.py``, so
-those are in the closure too. ``importlib.import_module`` calls whose name the
-parser cannot read are resolved through :data:`DYNAMIC`; an unlisted one fails
-loudly instead of being skipped, so a new dynamic import cannot hide a dependency.
+those are in the closure too. ``importlib.import_module`` is called in two places, both
+read from the code (no hand table): the registry's loader (an f-string ending in
+``.benchmarks.{name}``: the stage's benchmark, or every benchmark) and the CLI's command
+table (``triplebench.cli.main.COMMANDS``: the module of the stage's command). A module name held in
+a variable is a user's module (``triplebench run py:module:function``), not triplebench's. Any
+other dynamic import fails loudly instead of being skipped, so it cannot hide a dependency.
 """
 
 from __future__ import annotations
@@ -20,29 +23,17 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 PACKAGE = "triplebench"
 
-#: ``triplebench COMMAND BENCH`` -> the function of ``triplebench.cli.pipeline`` it runs
-#: (the argv dispatcher in ``cli/main.py`` only maps the words to this function)
-COMMANDS = {"fetch": "cmd_fetch", "build": "cmd_build", "validate": "cmd_validate", "report": "cmd_report"}
-
-
 def _benchmarks() -> tuple[str, ...]:
     from triplebench.registry import BENCHMARKS
 
     return tuple(BENCHMARKS)
 
 
-#: dynamic import sites: (module, source text of the name argument) -> (the module it
-#: imports, formatted with the stage's benchmark or every benchmark when the stage has
-#: none, ``module:function`` when only that function of it runs; the method names whose
-#: call elsewhere reaches it, or None when always reached)
-DYNAMIC = {
-    ("triplebench.builders.writer", "f'triplebench.benchmarks.{benchmark}.build'"): ("triplebench.benchmarks.{benchmark}.build", None),
-    # ``triplebench report BENCH`` runs the report module's ``main``; the index its ``index_part``
-    ("triplebench.cli.pipeline", "name"): ("triplebench.benchmarks.{benchmark}.report:main", None),
-    ("triplebench.reports", "module"): ("triplebench.benchmarks.{benchmark}.report:index_part", None),
-    ("triplebench.cli.scoring", "name"): ("triplebench.benchmarks.{benchmark}.cli", None),
-    ("triplebench.scoring", "get(benchmark).module"): ("triplebench.benchmarks.{benchmark}", None),
-}
+def _cli_commands() -> dict[str, str]:
+    """``triplebench.cli.main.COMMANDS``: command word -> the module of ``triplebench.cli`` that runs it."""
+    from triplebench.cli.main import COMMANDS
+
+    return {word: module for word, (_, module) in COMMANDS.items()}
 
 
 def module_path(name: str) -> Path | None:
@@ -77,12 +68,8 @@ class Closure:
     """The modules (and their files) a stage's entry reaches."""
 
     files: set[Path] = field(default_factory=set)
-    #: dynamic imports the table does not know, and named triplebench modules that do not exist
+    #: dynamic imports it cannot read, and named triplebench modules that do not exist
     unresolved: list[str] = field(default_factory=list)
-    #: module -> names it calls (``f()`` and ``x.f()``) in the code the closure follows
-    calls: dict[str, set[str]] = field(default_factory=dict)
-    #: dynamic imports waiting for a call: (module of the site, triggering names, modules)
-    deferred: list[tuple[str, set[str], set[str]]] = field(default_factory=list)
 
 
 def _function(tree: ast.Module, function: str) -> ast.FunctionDef:
@@ -101,8 +88,7 @@ def _walk(tree: ast.AST, into_functions: bool = True) -> list[ast.AST]:
     """The nodes under ``tree`` that can run (``if TYPE_CHECKING:`` blocks left out).
 
     With ``into_functions=False``: what runs at import plus every method of every class
-    (objects may reach any caller; a dynamic import in a method waits for a call, see
-    :data:`DYNAMIC`), but no module-level function body: those run only when reached.
+    (objects may reach any caller), but no module-level function body: those run only when reached.
     """
     nodes: list[ast.AST] = []
     todo = [tree]
@@ -148,13 +134,8 @@ def _imports(path: Path, name: str, function: str | None, variables: dict[str, s
         elif isinstance(node, ast.ImportFrom):
             module = _absolute(node, name, is_package)
             found.update(_imported_names(module, [alias.name for alias in node.names]))
-        elif isinstance(node, ast.Call):
-            func = node.func
-            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if called:
-                closure.calls.setdefault(name, set()).add(called)
-            if _is_import_module(node):
-                found.update(_dynamic(name, node, variables, closure))
+        elif isinstance(node, ast.Call) and _is_import_module(node):
+            found.update(_dynamic(name, node, variables, closure))
     return found
 
 
@@ -186,21 +167,23 @@ def _is_import_module(node: ast.Call) -> bool:
 
 
 def _dynamic(module: str, node: ast.Call, variables: dict[str, str], closure: Closure) -> set[tuple[str, str | None]]:
-    """(module, function or None) pairs a dynamic import site reaches (see :data:`DYNAMIC`)."""
+    """(module, function or None) pairs a dynamic import site reaches (see the module docstring)."""
     argument = node.args[0] if node.args else None
     if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
         return {(argument.value, None)}
-    text = ast.unparse(argument) if argument is not None else ""
-    rule = DYNAMIC.get((module, text))
-    if rule is None:
-        closure.unresolved.append(f"{module}: importlib.import_module({text})")
+    if isinstance(argument, ast.Name):  # a user's module
         return set()
-    template, triggers = rule
-    benchmarks = [variables["benchmark"]] if "benchmark" in variables else _benchmarks()
-    modules = {_entry(template.format(benchmark=b)) for b in benchmarks}
-    if triggers is None:
-        return modules
-    closure.deferred.append((module, triggers, modules))
+    if isinstance(argument, ast.JoinedStr):
+        text = ast.unparse(argument)
+        if text.endswith(".benchmarks.{name}'"):  # the registry's loader
+            benchmarks = [variables["benchmark"]] if "benchmark" in variables else _benchmarks()
+            return {(f"{PACKAGE}.benchmarks.{b}", None) for b in benchmarks}
+        if module == f"{PACKAGE}.cli.main":  # the command table: the stage's command, by convention cmd_<command>
+            command = variables.get("command")
+            chosen = _cli_commands().get(command)
+            if chosen is not None:
+                return {(f"{PACKAGE}.cli.{chosen}", f"cmd_{command}"), (f"{PACKAGE}.cli.{chosen}", "")}
+    closure.unresolved.append(f"{module}: importlib.import_module({ast.unparse(argument) if argument is not None else ''})")
     return set()
 
 
@@ -215,7 +198,7 @@ def closure(entries: list[tuple[str, str | None]], variables: dict[str, str]) ->
     result = Closure()
     todo: list[tuple[str, str | None]] = list(entries)
     seen: set[tuple[str, str | None]] = set()
-    while todo or _wake(result, todo):
+    while todo:
         name, function = todo.pop()
         if (name, function) in seen:
             continue
@@ -233,15 +216,6 @@ def closure(entries: list[tuple[str, str | None]], variables: dict[str, str]) ->
     return result
 
 
-def _wake(result: Closure, todo: list[tuple[str, str | None]]) -> bool:
-    """Queue the deferred dynamic imports some other module now calls; True if any."""
-    for site, triggers, modules in list(result.deferred):
-        if any(triggers & names for module, names in result.calls.items() if module != site):
-            result.deferred.remove((site, triggers, modules))
-            todo.extend(modules)
-    return bool(todo)
-
-
 def stage_entries(cmd: str | list[str]) -> tuple[list[tuple[str, str | None]], dict[str, str]]:
     """The entry points of a stage command, and the variables its dynamic imports see."""
     commands = cmd if isinstance(cmd, list) else [cmd]
@@ -251,69 +225,19 @@ def stage_entries(cmd: str | list[str]) -> tuple[list[tuple[str, str | None]], d
         words = shlex.split(line)
         if words[:2] == ["python", "-m"] and len(words) > 2:
             entries.append((words[2], None))
-            named = [part for part in words[2].split(".") if part in _benchmarks()]
-            if named:
-                variables["benchmark"] = named[0]
-        elif words[:1] == ["triplebench"] and len(words) > 2 and words[1] in COMMANDS:
-            entries.append(("triplebench.cli.pipeline", COMMANDS[words[1]]))
-            variables["benchmark"] = words[2]
+        elif words[:1] == ["triplebench"] and len(words) > 2:
+            entries.append((f"{PACKAGE}.cli.main", "main"))
+            variables["command"] = words[1]
+            variables["benchmark"] = _benchmark_of(words[1], words[2])
         else:
             raise ValueError(f"cannot tell the entry module of the command {line!r}")
     return entries, variables
 
 
-# -- the code dependencies dvc.yaml lists: derived from the closure ---------------------------------
+def _benchmark_of(command: str, argument: str) -> str:
+    """The benchmark a command's argument names: the benchmark itself, or a report stage's (``params.yaml``)."""
+    if command != "report":
+        return argument
+    from triplebench.reports import report_sections
 
-
-def code_deps(files: set[Path]) -> list[str]:
-    """The shortest list of ``dvc.yaml`` paths that is exactly ``files``: a package folder when every
-    module in it (subfolders included) is in ``files``, the single modules otherwise."""
-    chosen: list[str] = []
-
-    def visit(folder: Path) -> None:
-        for child in sorted(folder.iterdir()):
-            if child.is_dir() and (child / "__init__.py").is_file():
-                modules = [m for m in child.rglob("*.py") if "__pycache__" not in m.parts]
-                if all(m in files for m in modules):
-                    chosen.append(str(child.relative_to(ROOT)))
-                else:
-                    visit(child)
-            elif child.suffix == ".py" and child in files:
-                chosen.append(str(child.relative_to(ROOT)))
-
-    visit(SRC / PACKAGE)
-    return chosen
-
-
-def derived_deps(stage_cmd: str | list[str]) -> list[str]:
-    """The code dependencies of a stage command, as :func:`code_deps` lists them."""
-    return code_deps(closure(*stage_entries(stage_cmd)).files)
-
-
-def rewrite(text: str, stage: str, deps: list[str]) -> str:
-    """``dvc.yaml`` text with the ``src/`` entries of ``stage``'s ``deps:`` replaced by ``deps``
-    (other entries and every comment kept, in place)."""
-    lines = text.splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if line.rstrip() == f"  {stage}:")
-    at = next(i for i in range(start + 1, len(lines)) if lines[i].strip() == "deps:")
-    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())] + "  "
-    end = at + 1
-    while end < len(lines) and lines[end].startswith(indent + "- "):
-        end += 1
-    kept = [line for line in lines[at + 1: end] if not line.strip().startswith("- src/")]
-    return "".join(lines[: at + 1] + kept + [f"{indent}- {dep}\n" for dep in deps] + lines[end:])
-
-
-if __name__ == "__main__":  # python tests/pipeline/closure.py: rewrite dvc.yaml's report-stage code deps
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from stages import stages
-
-    dvc_yaml = ROOT / "dvc.yaml"
-    text = dvc_yaml.read_text(encoding="utf-8")
-    for name, found in sorted(stages().items()):
-        if "@" not in name:
-            text = rewrite(text, name, derived_deps(found.cmd))
-    dvc_yaml.write_text(text, encoding="utf-8")
-    print(f"rewrote the code dependencies of every stage outside the foreach templates in {dvc_yaml}")
+    return report_sections(ROOT)[argument]["benchmark"]

@@ -38,34 +38,6 @@ def stages(root: Path = ROOT) -> dict[str, Stage]:
     return found
 
 
-def make_variable(name: str, root: Path = ROOT) -> list[str]:
-    """The words of a Makefile variable (``DEFAULT_STAGES``, ``MODEL_STAGES``): single-sourced there."""
-    done = subprocess.run(["make", "-s", "--eval", "print-var-%: ; @echo $($*)", f"print-var-{name}"],
-                          cwd=root, capture_output=True, text=True, check=True)
-    return done.stdout.split()
-
-
-def named(targets: list[str], graph: dict[str, Stage]) -> set[str]:
-    """The stages ``targets`` name (a ``foreach`` name stands for all its items)."""
-    return {name for name in graph if name in targets or name.split("@")[0] in targets}
-
-
-def upstream_of(targets: list[str], graph: dict[str, Stage], stop: set[str] = frozenset()) -> set[str]:
-    """The stages ``dvc repro targets`` may run: the targets and every stage whose outputs
-    they depend on, transitively, not looking past the stages in ``stop``."""
-    producers = {out: name for name, stage in graph.items() for out in stage.outs}
-    todo = sorted(named(targets, graph))
-    seen: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name in seen or name in stop:
-            continue
-        seen.add(name)
-        for dep in graph[name].deps:
-            todo.extend(producer for out, producer in producers.items() if covers(out, dep) or covers(dep, out))
-    return seen
-
-
 def covers(folder: str, path: str) -> bool:
     """True if ``path`` is ``folder`` or inside it (POSIX relative paths)."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")

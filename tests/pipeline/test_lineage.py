@@ -1,9 +1,9 @@
 """Lineage that cannot go stale: every stage's deps cover the code it runs.
 
 The closure of a stage is derived from its command (see :mod:`closure`), so a new
-import anywhere in that closure makes this test fail until ``dvc.yaml`` lists it; the
-report stages' code deps are exactly the derived list (``python tests/pipeline/closure.py``
-writes them).
+import anywhere in that closure makes this test fail until ``dvc.yaml`` lists it. The
+stages come from templates over the registry (fetch, build, validate) and over
+``params.yaml``'s report sections (report); nothing in ``dvc.yaml`` names a benchmark.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from closure import ROOT, closure, derived_deps, stage_entries
+from closure import ROOT, closure, stage_entries
 from stages import covers, dvc, stages
 from triplebench.registry import BENCHMARKS
 
@@ -27,7 +27,7 @@ def test_stage_deps_cover_its_import_closure(name: str) -> None:
     stage = GRAPH[name]
     entries, variables = stage_entries(stage.cmd)
     reached = closure(entries, variables)
-    assert not reached.unresolved, f"{name}: cannot follow {reached.unresolved} (add the site to closure.DYNAMIC)"
+    assert not reached.unresolved, f"{name}: cannot follow {reached.unresolved}"
     missing = sorted(
         rel for rel in (str(path.relative_to(ROOT)) for path in reached.files)
         if not any(covers(dep, rel) for dep in stage.deps)
@@ -35,25 +35,33 @@ def test_stage_deps_cover_its_import_closure(name: str) -> None:
     assert not missing, f"dvc.yaml stage {name} runs code it does not list in deps: {missing}"
 
 
-@pytest.mark.parametrize("name", sorted(n for n in GRAPH if "@" not in n))
-def test_report_stage_code_deps_are_derived_from_the_closure(name: str) -> None:
-    """Outside the foreach templates, the code deps are exactly what :func:`closure.code_deps`
-    derives (no hand-kept list): `python tests/pipeline/closure.py` rewrites them."""
-    listed = [dep for dep in GRAPH[name].deps if dep.startswith("src/")]
-    assert listed == derived_deps(GRAPH[name].cmd), (
-        f"dvc.yaml stage {name}: code deps differ from its import closure; run `python tests/pipeline/closure.py`")
-
-
-def test_closure_follows_lazy_imports_and_stops_at_unused_functions() -> None:
-    """The derivation itself: a lazy import inside a function the stage runs is followed
-    (build@genres reaches formats/judge_replies.py through formats/genres.py), and the
-    fetch stage does not pull in the builders that another command of the same module uses."""
+def test_closure_follows_lazy_imports_the_loader_and_the_command_table() -> None:
+    """The derivation itself: a build reaches its benchmark's folder through the registry's
+    loader, a lazy import inside a function it runs (the benchmark's ``dataset`` hook imports its
+    builder), and the command's module through the CLI's command table."""
     build = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("triplebench build genres")).files}
-    assert "src/triplebench/formats/judge_replies.py" in build
-    assert "src/triplebench/formats/text.py" in build
-    fetch = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("triplebench fetch genres")).files}
-    assert "src/triplebench/sources/fetch.py" in fetch
-    assert not any(rel.startswith("src/triplebench/builders/") for rel in fetch), sorted(fetch)
+    assert {"src/triplebench/benchmarks/genres/build.py", "src/triplebench/benchmarks/genres/judge_replies.py",
+            "src/triplebench/formats/text.py", "src/triplebench/cli/pipeline.py"} <= build
+    assert not any(rel.startswith("src/triplebench/benchmarks/combo/") for rel in build), sorted(build)
+    index = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("python -m triplebench.reports.index")).files}
+    assert {f"src/triplebench/benchmarks/{b}/__init__.py" for b in BENCHMARKS} <= index
+
+
+def test_nothing_in_the_pipeline_names_a_benchmark() -> None:
+    """dvc.yaml is templates: a new benchmark (TABLE) or report stage (params.yaml) needs no edit of it."""
+    import re
+
+    text = (ROOT / "dvc.yaml").read_text(encoding="utf-8")
+    assert not re.search(r"(?<![a-z])(" + "|".join(BENCHMARKS) + r")(?![a-z])", text)
+
+
+def test_every_report_section_is_a_report_stage() -> None:
+    from triplebench.reports import report_sections
+
+    assert {f"report@{key}" for key in report_sections(ROOT)} == {name for name in GRAPH if name.startswith("report@")}
+    for key, settings in report_sections(ROOT).items():
+        stage = GRAPH[f"report@{key}"]
+        assert f"datasets/{settings['benchmark']}/data" in stage.deps and f"reports/stages/{key}" in stage.outs
 
 
 def test_the_template_makes_fetch_build_validate_for_every_benchmark() -> None:

@@ -16,7 +16,8 @@ import pytest
 from stages import ROOT, dvc
 from triplebench.benchmarks.carb.report import carb_pr_curves
 from triplebench.registry import BENCHMARKS
-from triplebench.reports import hooks, index, report_params
+from triplebench.reports import index, index_settings, report_settings
+from triplebench.reports import stages as report_stages
 
 #: what report_index writes (the rest of reports/ is what the report stages wrote)
 OUTPUTS = ("index.html", "figures", "metrics")
@@ -26,7 +27,7 @@ OUTPUTS = ("index.html", "figures", "metrics")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     reports = tmp_path_factory.mktemp("reports") / "reports"
     shutil.copytree(ROOT / "reports", reports, ignore=lambda folder, names: OUTPUTS if Path(folder) == ROOT / "reports" else ())
-    index.build(reports, report_params("report_index"), significance=False)
+    index.build(reports, index_settings(), significance=False)
     return reports
 
 
@@ -38,7 +39,7 @@ def test_index_is_self_contained(built: Path) -> None:
     assert not re.search(r"\ssrc=|url\((?!#)|@import|<link", page)
     assert page.count("<svg") == len(list((built / "figures").glob("*.svg")))
     sections = re.findall(r'<section id="([^"]+)">(.*?)</section>', page, flags=re.DOTALL)
-    assert sorted(anchor for anchor, _ in sections) == sorted(BENCHMARKS) == sorted(hooks("index_part"))
+    assert sorted(anchor for anchor, _ in sections) == sorted(BENCHMARKS) == sorted(report_stages())
     assert all("<svg" in body for _, body in sections)  # every benchmark draws at least one figure
     assert sorted(path.name for path in (built / "metrics").iterdir()) == sorted(BENCHMARKS)
 
@@ -55,7 +56,7 @@ def test_sections_keep_the_documented_order(built: Path) -> None:
 
 def test_each_table_sets_the_paper_beside_ours(built: Path) -> None:
     page = (built / "index.html").read_text(encoding="utf-8")
-    carb = json.loads((built / "carb.json").read_text())["systems"]["OpenIE-4"]
+    carb = json.loads((built / "stages" / "carb" / "report.json").read_text())["systems"]["OpenIE-4"]
     # the reference's printed OpenIE-4 line and ours, in the same row
     assert re.search(r"<td>OpenIE-4</td><td>0\.272</td><td>0\.553</td><td>0\.437</td><td>0\.488</td>"
                      rf"<td>{carb['auc']:.3f}</td>", page)
@@ -65,7 +66,7 @@ def test_each_table_sets_the_paper_beside_ours(built: Path) -> None:
 
 def test_carb_curves_one_colour_and_auc_per_system_full_axes(built: Path) -> None:
     svg = (built / "figures" / "carb_pr.svg").read_text(encoding="utf-8")
-    systems = json.loads((built / "carb.json").read_text())["systems"]
+    systems = json.loads((built / "stages" / "carb" / "report.json").read_text())["systems"]
     for name, values in systems.items():
         assert f"{name} (AUC {values['auc']:.3f})" in svg
     colours = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg)) - {"#000000", "#ffffff", "#b0b0b0"}
@@ -75,7 +76,7 @@ def test_carb_curves_one_colour_and_auc_per_system_full_axes(built: Path) -> Non
 
 
 def test_benchie_figures_are_per_slot_and_per_system(built: Path) -> None:
-    benchie = json.loads((built / "benchie.json").read_text())
+    benchie = json.loads((built / "stages" / "benchie" / "report.json").read_text())
     slots = (built / "figures" / "benchie_slot_errors.svg").read_text(encoding="utf-8")
     assert all(f">{slot}<" in slots for slot in ("subject", "relation", "object"))
     buckets = (built / "figures" / "benchie_error_buckets.svg").read_text(encoding="utf-8")
@@ -90,7 +91,7 @@ def test_benchie_figures_are_per_slot_and_per_system(built: Path) -> None:
 
 def test_combo_one_line_per_subtask_and_genres_identity(built: Path) -> None:
     combo = (built / "figures" / "combo_thresholds.svg").read_text(encoding="utf-8")
-    subtasks = json.loads((built / "combo.json").read_text())["random_hac"]["validation"]
+    subtasks = json.loads((built / "stages" / "combo" / "report.json").read_text())["random_hac"]["validation"]
     assert all(f">{subtask}<" in combo for subtask in subtasks)
     genres = (built / "figures" / "genres_paper_vs_ours.svg").read_text(encoding="utf-8")
     for score in ("TS", "US", "FS", "GS", "CS"):
@@ -104,15 +105,16 @@ def test_figures_are_byte_stable() -> None:
 
 
 def test_metrics_are_one_short_row_per_system(built: Path) -> None:
-    carb = json.loads((built / "carb.json").read_text())["systems"]
+    carb = json.loads((built / "stages" / "carb" / "report.json").read_text())["systems"]
     files = sorted((built / "metrics" / "carb").glob("*.json"))
     assert [f.stem for f in files] == sorted(carb)
     assert json.loads((built / "metrics" / "carb" / "OpenIE-4.json").read_text()) == {
         "auc": carb["OpenIE-4"]["auc"], "P": carb["OpenIE-4"]["precision"],
         "R": carb["OpenIE-4"]["recall"], "F1": carb["OpenIE-4"]["f1"]}
-    benchie = json.loads((built / "benchie.json").read_text())
+    benchie = json.loads((built / "stages" / "benchie" / "report.json").read_text())
     assert len(list((built / "metrics" / "benchie").glob("*.json"))) == len(benchie)
-    assert len(list((built / "metrics" / "genres").glob("*.json"))) == len(json.loads((built / "genres.json").read_text())["rows"])
+    genres = json.loads((built / "stages" / "genres" / "report.json").read_text())
+    assert len(list((built / "metrics" / "genres").glob("*.json"))) == len(genres["rows"])
     for path in (built / "metrics").rglob("*.json"):
         values = json.loads(path.read_text())
         assert len(values) <= 7 and all(v is None or isinstance(v, (int, float)) for v in values.values()), path
@@ -128,7 +130,7 @@ def test_dvc_metrics_show_fits_a_terminal() -> None:
 
 def test_robust_section_shows_the_drop_the_matrix_the_distribution_and_the_failing_cliques(built: Path) -> None:
     page = (built / "index.html").read_text(encoding="utf-8")
-    report = json.loads((built / "robust.json").read_text())
+    report = json.loads((built / "stages" / "robust" / "report.json").read_text())
     section = page[page.index('<section id="robust">'):]
     section = section[: section.index("</section>")]
     assert set(report["systems"]) == {"llama_rate_0.2_plus_2_(2", "llamaori", "rate_0.0", "tuluv20"}
@@ -140,7 +142,7 @@ def test_robust_section_shows_the_drop_the_matrix_the_distribution_and_the_faili
     assert f"<td>llama_rate_0.2_plus_2_(2</td><td>{first['carb_precision']:.3f}</td>" in section
     assert "Pairwise paired bootstrap over cliques (ROBUST F1)" in section and section.count("p=") == 6
     assert section.count("<svg") == 2
-    assert len(report["failing_cliques"]) == report_params("report_robust")["failing"]
+    assert len(report["failing_cliques"]) == report_settings("robust")["failing"]
     drops = [c["drop"] for c in report["failing_cliques"]]
     assert drops == sorted(drops, reverse=True) and drops[0] > 0
     assert f"original: {report['failing_cliques'][0]['sentences'][0][:40]}" in section.replace("&#x27;", "'")
@@ -151,11 +153,41 @@ def test_robust_section_shows_the_drop_the_matrix_the_distribution_and_the_faili
         assert name in svg
 
 
-def test_a_benchmark_without_a_report_module_or_without_the_hook_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new benchmark needs no edit in the index: no ``reports/<name>.py`` (``toy``), or one without
-    ``index_part`` (``html`` stands in for it), and it is simply not on the page."""
+def test_a_benchmark_without_a_report_or_without_add_section_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new benchmark needs no edit in the index: one whose ``report()`` is None is not on the page,
+    and one whose stage has no ``add_section`` takes no ``--add``."""
+    import types
+
     import triplebench.registry as registry
 
-    monkeypatch.setattr(registry, "BENCHMARKS", (*registry.BENCHMARKS, "toy", "html"))
-    assert list(hooks("index_part")) == list(BENCHMARKS)
-    assert set(hooks("add_section")) < set(BENCHMARKS)
+    real = registry.load
+    bare = types.SimpleNamespace(report=lambda: None)
+    monkeypatch.setattr(registry, "BENCHMARKS", (*registry.BENCHMARKS, "bare"))
+    monkeypatch.setattr(registry, "load", lambda name: bare if name == "bare" else real(name))
+    assert list(report_stages()) == list(BENCHMARKS)
+    assert set(report_stages(adds=True)) < set(BENCHMARKS)
+
+
+def test_a_failing_report_stage_leaves_the_last_report_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report stage writes into a fresh folder that replaces ``reports/stages/<key>`` only when it succeeds."""
+    import types
+
+    import triplebench.registry as registry
+    from triplebench import reports
+    from triplebench.benchmark import ReportStage
+
+    def failing(folder: Path, settings: dict, argv: list) -> int:
+        (folder / "report.json").write_text("half")
+        raise RuntimeError("killed")
+
+    before = tmp_path / "reports" / "stages" / "carb"
+    before.mkdir(parents=True)
+    (before / "report.json").write_text("last")
+    real = registry.load
+    monkeypatch.setattr(registry, "load", lambda name: types.SimpleNamespace(report=lambda: ReportStage(failing, None))
+                        if name == "carb" else real(name))
+    monkeypatch.setattr(reports, "stage_folder", lambda key, root=None: tmp_path / "reports" / "stages" / key)
+    with pytest.raises(RuntimeError):
+        reports.run_stage("carb", [])
+    assert [p.name for p in (tmp_path / "reports" / "stages").iterdir()] == ["carb"]
+    assert (before / "report.json").read_text() == "last"

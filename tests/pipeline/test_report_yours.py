@@ -72,4 +72,4 @@ def test_add_names_a_file_and_maybe_its_format():
 def test_report_help_exits_0_and_lists_both_forms(capsys):
     assert main(["report", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "triplebench report BENCHMARK" in out and "--add NAME=FILE[:FORMAT]" in out
+    assert "triplebench report STAGE" in out and "--add NAME=FILE[:FORMAT]" in out

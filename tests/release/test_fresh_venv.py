@@ -26,8 +26,8 @@ import pytest
 from conftest import upstream_file
 from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.benchmarks.combo.formats import write_predictions_jsonl
+from triplebench.location import installed_version
 from triplebench.release import publish, tree
-from triplebench.resolver import installed_version
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ("carb", "benchie", "combo")

@@ -58,13 +58,14 @@ def judge(built):
 
     from triplebench.benchmarks.genres.agreement import reference_verdicts
     from triplebench.benchmarks.genres.judges import load_prompts
+    from triplebench.location import DataLocation
 
-    reference = reference_verdicts("cdr")
+    reference = reference_verdicts("cdr", DataLocation.default())
     facts = {(r.text, r.triple): r.supported for r in reference}
     splits: dict[str, int] = {}
     for r in reference:
         splits.setdefault(r.triple, r.splits)
-    with FakeJudge(load_prompts(), facts=facts, splits=splits) as server:
+    with FakeJudge(load_prompts(DataLocation.default()), facts=facts, splits=splits) as server:
         yield server
 
 

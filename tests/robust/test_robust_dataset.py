@@ -13,6 +13,7 @@ from triplebench.benchmarks import robust
 from triplebench.benchmarks.robust import build as builder
 from triplebench.benchmarks.robust.formats import describe_differences, read_llm4ie
 from triplebench.errors import InputError
+from triplebench.location import DataLocation
 from triplebench.sources import RawDir
 
 LLM4IE = "jkx19/LLM4IE"
@@ -104,10 +105,10 @@ def test_a_score_on_the_authors_gold_says_so_in_its_signature(monkeypatch):
              "original": {"sentence_id": 0, "sentence": "John loves Mary .",
                           "extractions": [{"predicate": "loves", "arguments": ["John", "Mary"]}]},
              "paraphrases": []}]
-    engine = importlib.import_module("triplebench.benchmarks.robust.scorer")  # the module, not the scorer() it exports
-    monkeypatch.setattr(engine, "_built_cliques", lambda: (gold, None))  # what the build writes for the override
-    result = robust.RobustScorer().score([{"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves",
-                                           "arguments": ["John", "Mary"]}])
+    engine = importlib.import_module("triplebench.benchmarks.robust.scorer")
+    monkeypatch.setattr(engine, "_built_cliques", lambda location: (gold, None))  # what the build writes for the override
+    result = robust.EncodedCliques(None, DataLocation.default()).score([{"clique_id": 0, "sentence": "John loves Mary .", "predicate": "loves",
+                                                                     "arguments": ["John", "Mary"]}])
     assert "|gold:authors|" in result.signature and result["carb_f1"] == 1.0
 
 

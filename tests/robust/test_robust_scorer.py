@@ -14,6 +14,7 @@ from conftest import upstream_file
 from triplebench.benchmarks import carb, robust
 from triplebench.benchmarks.carb import formats as carb_formats
 from triplebench.errors import CoverageError, InputError
+from triplebench.location import DataLocation
 
 
 def args_of(extractions):
@@ -22,9 +23,7 @@ def args_of(extractions):
 
 @pytest.fixture(scope="module")
 def carb_sentences(built):
-    from triplebench.data import load_records
-
-    rows = [r for r in load_records("carb", "gold", "test") if r["extractions"]]
+    rows = [r for r in DataLocation.default().records("carb", "gold", "test") if r["extractions"]]
     # the ROBUST reader keeps "C: " arguments, the CaRB gold reader drops them: use sentences without any
     return [r for r in rows if not any("C: " in a for e in r["extractions"] for a in e["arguments"])]
 
@@ -145,7 +144,7 @@ def test_a_gold_file_is_kept_by_its_content_and_an_edited_one_is_read_again(tmp_
               "paraphrases": [{"sent": "Mary is loved by John .", "args": [["is loved", "Mary", "John"]]}]},
              {"ori_sent": "It rains .", "ori_args": [], "paraphrases": []}]
     first = robust.score(preds, gold=gold).to_dict()
-    assert robust.scorer(gold) is robust.scorer(gold)  # read and encoded once
+    assert robust.encoded_cliques(gold, DataLocation.default()) is robust.encoded_cliques(gold, DataLocation.default())  # read once
     assert robust.score(preds, gold=gold).to_dict() == first  # the kept scorer scores the same again
     edited = json.loads(json.dumps(HAND_GOLD))
     edited[0]["ori_args"] = [["loves", "John", "Mary"], ["rains", "It"]]
@@ -166,9 +165,9 @@ def test_threads_sharing_a_scorer_get_the_sequential_scores(carb_sentences, freq
         for rec in records:
             by_key.setdefault(carb.normalize_key(rec["sentence"]), []).append(rec)
         inputs.append(predictions_for(cliques, by_key))
-    expected = [robust.RobustScorer(cliques).score(preds).to_dict() for preds in inputs]
+    expected = [robust.EncodedCliques(cliques, DataLocation.default()).score(preds).to_dict() for preds in inputs]
     for _ in range(3):
-        shared = robust.RobustScorer(cliques)  # one encoder: four systems' texts new to it at once
+        shared = robust.EncodedCliques(cliques, DataLocation.default())  # one encoder: four systems' texts new to it at once
         with ThreadPoolExecutor(len(inputs)) as pool:
             assert [result.to_dict() for result in pool.map(shared.score, inputs)] == expected
 

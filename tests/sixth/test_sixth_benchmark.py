@@ -142,9 +142,9 @@ def test_the_cli_scores_the_toy_and_refuses_unknown_sentences(project: Path) -> 
     assert "toy" in _run(project, [*cli, "download", "--help"])
     assert "toy  [toy]\n  layout:  sent_id, subject, relation, object" in _run(project, [*cli, "formats"])
     refused = _run(project, [*cli, "report", "toy", "--add", f"mine={predictions}"], status=2)
-    assert "toy" in refused and "carb" in refused  # no report module: refused, naming those that have one
+    assert "toy" in refused and "carb" in refused  # no report: refused, naming those that have one
     refused = _run(project, [*cli, "report", "toy"], status=2)
-    assert "toy" in refused and "a benchmark with a report stage: carb | benchie | robust | genres | combo" in refused
+    assert "toy" in refused and "a report stage of params.yaml: carb | benchie" in refused  # no `reports: toy:` section
 
 
 def test_the_evaluate_module_and_the_summary_know_the_toy(project: Path) -> None:

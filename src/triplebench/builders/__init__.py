@@ -1,8 +1,8 @@
 """Records -> validated Arrow tables -> deterministic parquet + dataset card.
 
-Each benchmark has a module ``triplebench.builders.<benchmark>`` exposing
+Each benchmark's :meth:`~triplebench.benchmark.Benchmark.dataset` is a :class:`DatasetBuilder`:
 
-* ``CONFIGS``: a tuple of :class:`ConfigSpec` (HF config name, record schema, splits);
+* ``configs``: a tuple of :class:`ConfigSpec` (HF config name, record schema, splits);
 * ``build(raw: RawDir) -> Iterable[Table]``: the records of every (config, split)
   it can build from the fetched raw area. Configs whose optional source is
   missing are simply not yielded (the fetch record says why).
@@ -14,8 +14,12 @@ atomic replacement of ``datasets/<benchmark>/data`` and the card's ``configs:``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..sources import RawDir
 
 
 @dataclass(frozen=True)
@@ -37,3 +41,21 @@ class Table:
     config: str
     split: str
     records: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class DatasetBuilder:
+    """A benchmark's dataset: its configs and how their records are made from the fetched raw files.
+
+    Parameters
+    ----------
+    configs : tuple of ConfigSpec
+        Every config it may build.
+    build : callable
+        ``build(raw) -> Iterable[Table]``: the records of every (config, split) it can build
+        from ``raw`` (a :class:`~triplebench.sources.RawDir`); configs whose optional source
+        is missing are not yielded.
+    """
+
+    configs: tuple[ConfigSpec, ...]
+    build: Callable[[RawDir], Iterable[Table]]

@@ -18,12 +18,13 @@ from ..io import atomic_write_text
 from ..schemas import arrow_schema
 from ..sources import RawDir
 from .card import file_digest, split_front_matter
-from .writer import builder_module
 
 
 def validate_benchmark(benchmark: str, dataset_root: Path, raw_root: Path) -> dict:
     """Check a built benchmark against its schemas, card and fetched sources; returns the validate report."""
-    specs = {spec.name: spec for spec in builder_module(benchmark).CONFIGS}
+    from ..registry import load
+
+    specs = {spec.name: spec for spec in load(benchmark).dataset().configs}
     card = dataset_root / "README.md"
     meta, _ = split_front_matter(card.read_text(encoding="utf-8"), card)
     files = []

@@ -9,28 +9,21 @@ only when every table validated is ``datasets/<benchmark>/data`` replaced.
 
 from __future__ import annotations
 
-import importlib
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..data import parquet_relpath
 from ..errors import InputError, TripleBenchError
 from ..io import heal_directory, replace_directory, staging_directory
+from ..location import parquet_relpath
 from ..schemas import arrow_schema, validate_records
 from ..sources import RawDir, load_pins
 from . import ConfigSpec, Table
 from .card import BuiltFile, check_card, update_card
 
 ROW_GROUP_SIZE = 65536
-
-
-def builder_module(benchmark: str) -> ModuleType:
-    """The builder module of ``benchmark`` (``triplebench.builders.<benchmark>``)."""
-    return importlib.import_module(f"triplebench.benchmarks.{benchmark}.build")
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
@@ -59,8 +52,10 @@ def to_arrow(spec: ConfigSpec, table: Table, benchmark: str) -> pa.Table:
 
 def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[BuiltFile]:
     """Build every available (config, split) of ``benchmark`` into ``dataset_root``."""
-    module = builder_module(benchmark)
-    specs: dict[str, ConfigSpec] = {spec.name: spec for spec in module.CONFIGS}
+    from ..registry import load
+
+    builder = load(benchmark).dataset()
+    specs: dict[str, ConfigSpec] = {spec.name: spec for spec in builder.configs}
     raw = RawDir(raw_root)
     missing = raw.manifest.get("missing", [])
     provided = frozenset(f["optional"] for f in raw.manifest.get("files", []) if f.get("optional"))
@@ -72,7 +67,7 @@ def build_benchmark(benchmark: str, raw_root: Path, dataset_root: Path) -> list[
     built: list[BuiltFile] = []
     try:
         seen: set[tuple[str, str]] = set()
-        for table in module.build(raw):
+        for table in builder.build(raw):
             spec = specs.get(table.config)
             if spec is None or table.split not in spec.splits:
                 raise TripleBenchError(f"{benchmark}: builder yielded undeclared {table.config}/{table.split}")

@@ -16,7 +16,11 @@ The judge replies of GenRES are the one cache elsewhere: an SQLite database
 (:mod:`triplebench.benchmarks.genres.judges` says why), keyed by the prompt and the judge.
 
 A cache that was built from other sources (or other code, when the code is listed among
-the sources), was cut short, or does not parse is rebuilt, never trusted. Files live in
+the sources), was cut short, or does not parse is rebuilt, never trusted. The header proves the
+body's bytes, not that they are a value of the right kind: a body a writer bug (or a hand) wrote
+with a matching digest still has to pass the caller's ``check`` of its value's shape (types,
+lengths, offsets, ranges); one that does not is discarded and rebuilt with a
+:class:`~triplebench.errors.TripleBenchWarning` naming the file. Files live in
 :func:`triplebench.paths.cache_dir`, are written through :func:`triplebench.io.atomic_open`
 (a reader never sees half a file), and a read-only cache directory means no cache.
 ``TRIPLEBENCH_NO_CACHE`` (any non-empty value) turns every one off for a process.
@@ -28,11 +32,14 @@ import base64
 import hashlib
 import json
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ..errors import TripleBenchWarning
 
 #: set (non-empty) to read and write no cache in this process
 NO_CACHE_VARIABLE = "TRIPLEBENCH_NO_CACHE"
@@ -52,7 +59,14 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any], version: int) -> Any:
+def discarded(path: Path, what: str) -> None:
+    """Warn that the cache file ``path`` held a body that is not a value of its kind (it is rebuilt)."""
+    warnings.warn(f"{path}: the cached {what} does not have its value's shape (a writer bug or an edit): "
+                  "discarded and rebuilt", TripleBenchWarning, stacklevel=3)
+
+
+def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any], version: int,
+                   check: Callable[[Any], bool] | None = None) -> Any:
     """``build()`` through a JSON file of the per-user cache.
 
     Parameters
@@ -65,11 +79,34 @@ def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any],
         Computes the JSON-able value when the cache cannot prove it holds it.
     version : int
         The layout of the value; bump it when the layout changes.
+    check : callable, optional
+        ``check(value) -> bool``: whether a loaded value has its kind's shape (as JSON gives it
+        back); ``False`` (or an exception) discards it: rebuilt, with a warning.
 
     Returns
     -------
     object
         The value, as JSON gives it back (tuples become lists).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile, os, warnings
+    >>> folder = pathlib.Path(tempfile.mkdtemp()); os.environ["TRIPLEBENCH_CACHE"] = str(folder)
+    >>> source = folder / "gold.txt"; _ = source.write_text("a b c")
+    >>> def words(value):
+    ...     return isinstance(value, list) and all(isinstance(w, str) for w in value)
+    >>> verified_cache("demo", [source], lambda: source.read_text().split(), 1, words)
+    ['a', 'b', 'c']
+    >>> (cached,) = folder.glob("demo-*.json")
+    >>> header = json.loads(cached.read_text().splitlines()[0]) | {"body": hashlib.sha256(b"{}").hexdigest()}
+    >>> _ = cached.write_text(json.dumps(header) + "\\n{}")  # a header that proves a body of another kind
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     verified_cache("demo", [source], lambda: source.read_text().split(), 1, words)
+    ['a', 'b', 'c']
+    >>> "does not have its value's shape" in str(caught[0].message)
+    True
+    >>> del os.environ["TRIPLEBENCH_CACHE"]
     """
     from ..io import atomic_write_text
     from ..paths import cache_dir
@@ -81,7 +118,10 @@ def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any],
     try:
         head, body = cache.read_bytes().split(b"\n", 1)
         if json.loads(head) == {"version": version, "sources": digests, "body": hashlib.sha256(body).hexdigest()}:
-            return json.loads(body)
+            value = json.loads(body)
+            if check is None or _passes(check, value):
+                return value
+            discarded(cache, name)
     except (OSError, ValueError, TypeError):
         pass
     value = build()
@@ -94,14 +134,28 @@ def verified_cache(name: str, sources: Sequence[Path], build: Callable[[], Any],
     return value
 
 
+def _passes(check: Callable[..., bool], *value: Any) -> bool:
+    """``check(*value)``, an exception of it (a value so far from its kind that the check trips) being False."""
+    try:
+        return bool(check(*value))
+    except Exception:  # noqa: BLE001 - a check over a malformed value may fail in any way: the value is discarded
+        return False
+
+
 def pack(array: np.ndarray) -> str:
     """An integer array as base64 text of its little-endian int64 bytes (for :func:`verified_cache` values)."""
     return base64.b64encode(np.ascontiguousarray(array, dtype="<i8").tobytes()).decode("ascii")
 
 
 def unpack(text: str) -> np.ndarray:
-    """The int64 array :func:`pack` wrote (a writable copy)."""
-    return np.frombuffer(base64.b64decode(text), dtype="<i8").astype(np.int64)
+    """The int64 array :func:`pack` wrote (a writable copy).
+
+    Raises
+    ------
+    ValueError
+        ``text`` is not a packed int64 array (not base64, or not a whole number of int64s).
+    """
+    return np.frombuffer(base64.b64decode(text, validate=True), dtype="<i8").astype(np.int64)
 
 
 def verified_arrays(name: str, sources: Sequence[Path], identity: Mapping[str, Any],
@@ -124,7 +178,8 @@ def verified_arrays(name: str, sources: Sequence[Path], identity: Mapping[str, A
     version : int
         The layout of the value; bump it when the layout changes.
     check : callable, optional
-        A domain check of loaded arrays (sortedness, ranges): ``False`` rebuilds.
+        A check of loaded arrays' shape and domain (lengths, sortedness, ranges): ``False`` (or an
+        exception) discards them: rebuilt, with a warning.
 
     Returns
     -------
@@ -156,8 +211,10 @@ def verified_arrays(name: str, sources: Sequence[Path], identity: Mapping[str, A
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["__header__"]))
             arrays = {n: data[n] for n in header.get("arrays", {})}
-        if header.get("key") == key and header["arrays"] == _describe(arrays) and (check is None or check(arrays)):
-            return arrays
+        if header.get("key") == key and header["arrays"] == _describe(arrays):
+            if check is None or _passes(check, arrays):
+                return arrays
+            discarded(path, name)
     except Exception:  # noqa: BLE001 - any unreadable cache (BadZipFile, EOFError, zlib, KeyError, ...) is rebuilt
         pass
     arrays = {n: np.asarray(a) for n, a in build().items()}

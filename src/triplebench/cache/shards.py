@@ -7,6 +7,9 @@ digest, code included), the layout, and the SHA-256 of the bytes that follow. A 
 its producer is the one asked for and its bytes hash to the header's digest; anything else (another
 producer's shard, one cut short, a stray file) is left out, so a value is never served from the
 wrong inputs. The strings themselves are the keys: a shard proves which strings its rows belong to.
+A shard whose header proves its bytes but whose body is not the store's shape (string offsets that
+do not fit, a string twice, values the store's ``check`` refuses: a writer bug or an edit) is left
+out too, with a :class:`~triplebench.errors.TripleBenchWarning`, and its strings are computed again.
 
 In the per-user cache (``strict=False``) a shard of another version of the same producer is
 deleted when it is met; a store a user named (``strict=True``) is never pruned.
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -51,9 +54,11 @@ def _parse(body: bytes, count: int, width: int, dtype: np.dtype) -> tuple[list[s
     values = np.frombuffer(body, dtype=dtype, count=count * width).reshape(count, width)
     ends = np.frombuffer(body, dtype="<i8", count=count, offset=size).tolist()
     text = body[size + 8 * count :]
-    if (ends[-1] if ends else 0) != len(text):
+    if (ends[-1] if ends else 0) != len(text) or any(b < a for a, b in zip([0, *ends[:-1]], ends)):
         raise ValueError("string offsets do not fit the text")
     strings = [text[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends)]
+    if len(set(strings)) != len(strings):
+        raise ValueError("a string twice")  # its rows would shift every later string's
     return strings, values
 
 
@@ -76,6 +81,10 @@ class ShardStore:
         Raise :class:`ForeignStore` when the folder holds another kind's shards, and let write
         errors through; otherwise (the per-user cache) such shards are skipped and a store that
         cannot be written is used in memory only.
+    check : callable, optional
+        ``check(values) -> bool``: whether a shard's values (``count x width``) are of their kind
+        (finite vectors, counts >= 0); a shard that fails is left out with a warning (in the
+        per-user cache: deleted).
 
     Attributes
     ----------
@@ -85,12 +94,13 @@ class ShardStore:
     """
 
     def __init__(self, folder: str | Path | None, producer: str, width: int | None, dtype: str,
-                 strict: bool = False) -> None:
+                 strict: bool = False, check: Callable[[np.ndarray], bool] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.producer = producer
         self.width = width
         self.dtype = np.dtype(dtype)
         self.strict = strict
+        self.check = check
         self.index: dict[str, int] = {}
         self._parts: list[np.ndarray] = []
         self._values: np.ndarray | None = None
@@ -135,8 +145,18 @@ class ShardStore:
         if not isinstance(width, int) or not isinstance(count, int) or header != self._header(count, body, width):
             return None
         try:
-            found = _parse(body, header["count"], width, self.dtype)
-        except ValueError:
+            found = _parse(body, count, width, self.dtype)
+            if width < 1 or (self.check is not None and not self.check(found[1])):
+                raise ValueError("values the store does not hold")
+        except ValueError:  # a proven body of the wrong shape: never read again (the per-user cache deletes it)
+            from . import discarded
+
+            discarded(path, f"values of {self.producer}")
+            if not self.strict:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError:
+                    pass
             return None
         self.width = width
         return found

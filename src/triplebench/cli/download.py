@@ -16,17 +16,17 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 from ..errors import TripleBenchError
-from ..io import replace_directory, staging_directory
+from ..io import replace_directory, scratch_directory, staging_directory
+from ..location import fetch_hub_release, hub_org, installed_version, release_cache
 from ..registry import BENCHMARKS
-from ..resolver import fetch_hub_release, hub_org, installed_version, release_cache
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """Add the ``download`` arguments to ``parser``."""
+    parser.set_defaults(func=run)
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--from", dest="source", default=None, metavar="hf://ORG | GIT_URL | PATH",
@@ -43,8 +43,8 @@ def _is_git(source: str) -> bool:
 
 
 def _from_git(source: str, version: str, benchmarks: list[str], staged: Path) -> None:
-    with tempfile.TemporaryDirectory(prefix="triplebench-download-") as scratch:
-        clone = Path(scratch) / "release"
+    with scratch_directory("download") as scratch:
+        clone = scratch / "release"
         done = subprocess.run(
             ["git", "clone", "--quiet", "--depth", "1", "--branch", f"v{version}", source, str(clone)],
             capture_output=True,
@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     benchmarks = args.benchmark or list(BENCHMARKS)
     cache = release_cache(version)
     source = args.source or f"hf://{hub_org()}"
-    with tempfile.TemporaryDirectory(prefix="triplebench-download-") as scratch:
-        staged = Path(scratch) / "datasets"
+    with scratch_directory("download") as scratch:
+        staged = scratch / "datasets"
         staged.mkdir()
         if _is_git(source):
             _from_git(source, version, benchmarks, staged)
@@ -91,9 +91,8 @@ def run(args: argparse.Namespace) -> int:
     if version != installed_version():
         print(f"# the installed package {installed_version()} reads release {installed_version()} by default: "
               f"score with --data-version {version} (data_version='{version}') to read this one")
-    from ..resolver import use_data
+    from ..location import DataLocation
     from ..warmup import warm_up
 
-    with use_data(cache):  # compile the kernels now: the first score is then not a compile
-        print(warm_up().format())
+    print(warm_up(DataLocation(cache)).format())  # compile the kernels now: the first score is then not a compile
     return 0

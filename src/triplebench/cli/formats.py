@@ -8,8 +8,9 @@ from __future__ import annotations
 import argparse
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """The ``formats`` command takes no arguments."""
+    parser.set_defaults(func=run)
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
 

@@ -2,23 +2,30 @@
 
 Scoring:  triplebench score <benchmark> FILE [FILE...] [options]
           triplebench compare <benchmark> A B [options]
+Models:   triplebench run MODEL --benchmarks carb,benchie,... [--out DIR]
 Data:     triplebench download | release | warmup
 Pipeline: triplebench fetch | build | validate | summary | report  (what `dvc repro` runs)
 
 Exit status: 0 success, 2 bad input or options (one line on stderr saying what and where).
+Warnings (a cache rebuilt, a key sent in clear text) are one line each on stderr. SIGTERM and
+SIGHUP end a command the way an error does (exit 128 + the signal): what it was writing is
+removed (temporary files, scratch trees), as after Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import os
+import signal
 import sys
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .. import __version__
-from ..errors import TripleBenchError, cut_echoes
-from . import pipeline, scoring
+from ..errors import TripleBenchError, TripleBenchWarning, cut_echoes
 
 
 class Parser(argparse.ArgumentParser):
@@ -31,32 +38,47 @@ class Parser(argparse.ArgumentParser):
         super().error(cut_echoes(message))
 
 
+#: every command of the package: name -> (one line of help, the module of this package whose
+#: ``configure(command, parser, argv)`` adds its arguments and the function it runs). Only the
+#: module of the command being run is imported; benchmarks add commands of their own
+#: (:meth:`~triplebench.benchmark.Benchmark.commands`).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("score predictions against a benchmark", "scoring"),
+    "compare": ("paired bootstrap comparison of systems on a benchmark", "scoring"),
+    "run": ("run a model over benchmarks' inputs, parse its replies and score them", "run"),
+    "formats": ("every prediction format a benchmark reads, one example each", "formats"),
+    "download": ("download a release's datasets into the per-user cache the scorers read", "download"),
+    "warmup": ("compile every numba kernel into numba's cache", "warmup"),
+    "release": ("release the built datasets and evaluate modules as one version", "release"),
+    "fetch": ("fetch and verify the pinned upstream files of each benchmark into raw/", "pipeline"),
+    "build": ("build the parquet files and card configs of each benchmark from raw/", "pipeline"),
+    "validate": ("check the built parquet against the schemas; write reports/datasets/", "pipeline"),
+    "summary": ("print the table of built datasets and missing sources", "pipeline"),
+    "report": ("run a benchmark's report stage, or set your systems beside its published ones", "pipeline"),
+}
+
+
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
-    """The full parser (only the benchmark named in ``argv`` imports its scorer; a score or
-    compare call imports no data-command module)."""
+    """The parser: every command listed, only the one named in ``argv`` configured (so a score call
+    imports its benchmark's scorer and no other command's code)."""
     parser = Parser(
         prog="triplebench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"triplebench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    scoring.add_commands(commands, argv)
-    scoring_call = bool(argv) and argv[0] in scoring.SCORING_COMMANDS
-    for name in ("download", "release", "warmup", "formats"):
-        module_name = f"{__package__}.{name}"
-        if scoring_call:  # their modules bring the release machinery (~10 ms): not for a score
-            commands.add_parser(name)
-        elif importlib.util.find_spec(module_name):
-            module = importlib.import_module(module_name)
-            sub = commands.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
-            module.configure(sub)
-            sub.set_defaults(func=module.run)
-    check = commands.add_parser("judge-check", help="check a GenRES FS/GS judge against the paper's judge")
-    if argv[:1] == ["judge-check"]:  # its flags come from the GenRES scorer's options: imported only when called
-        from ..benchmarks.genres import judge_check_command as judge_check
+    wanted = argv[0] if argv else None
+    for name, (text, module) in COMMANDS.items():
+        sub = commands.add_parser(name, help=text, description=text, add_help=name != "report")
+        if name == wanted:
+            importlib.import_module(f"{__package__}.{module}").configure(name, sub, argv)
+    if wanted not in COMMANDS:  # a benchmark's own command, or the overview (which lists them)
+        from ..registry import BENCHMARKS, load
 
-        judge_check.configure(check)
-        check.set_defaults(func=judge_check.run)
-    pipeline.add_commands(commands, argv)
+        for benchmark in BENCHMARKS:
+            for command in load(benchmark).commands():
+                sub = commands.add_parser(command.name, help=command.help, description=command.help)
+                command.configure(sub)
+                sub.set_defaults(func=command.run)
     return parser
 
 
@@ -70,10 +92,53 @@ def _quiet_broken_pipe() -> int:
     return 0
 
 
+def _one_line(show):
+    """``warnings.showwarning`` that prints a :class:`~triplebench.errors.TripleBenchWarning` as one
+    ``triplebench: warning:`` line (``show``: how the others are shown)."""
+
+    def shown(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, TripleBenchWarning):
+            print(f"triplebench: warning: {cut_echoes(str(message))}", file=sys.stderr if file is None else file)
+        else:
+            show(message, category, filename, lineno, file, line)
+
+    return shown
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(argv).parse_args(argv)
+    with warnings.catch_warnings(), _exits_on_termination():
+        warnings.showwarning = _one_line(warnings.showwarning)
+        return _run(args)
+
+
+#: signals that end a command like an error does (see the module docstring)
+_TERMINATION = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _exit_on(number: int, frame) -> None:
+    """The handler of :data:`_TERMINATION`: raise ``SystemExit(128 + number)``."""
+    raise SystemExit(128 + number)
+
+
+@contextmanager
+def _exits_on_termination() -> Iterator[None]:
+    """While a command runs (in the main thread): SIGTERM and SIGHUP raise ``SystemExit(128 + signal)``,
+    so every ``finally`` and ``with`` of the command cleans up instead of the process vanishing."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {number: signal.signal(number, _exit_on) for number in _TERMINATION}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command; errors become their one line and exit status 2."""
     try:
         status = args.func(args)
         sys.stdout.flush()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 
 from ..registry import BENCHMARKS
 
@@ -55,22 +53,17 @@ def cmd_summary(args: argparse.Namespace) -> int:
     return 0
 
 
-def report_module(benchmark: str):
-    """``triplebench.reports.<benchmark>``, or None."""
-    name = f"triplebench.benchmarks.{benchmark}.report"
-    return importlib.import_module(name) if importlib.util.find_spec(name) else None
-
-
 def cmd_report(args: argparse.Namespace) -> int:
-    """Run one benchmark's report (what its DVC report stage runs), or set your systems beside its published ones."""
-    _check_benchmark(args.benchmark)
-    module = report_module(args.benchmark)
-    if module is None:
+    """Run one report stage (what ``dvc repro`` runs as ``report@<key>``), or set your systems beside a
+    benchmark's published ones."""
+    from ..reports import report_sections, run_stage
+
+    sections = report_sections()
+    if args.benchmark not in sections:
         from ..errors import InputError
 
-        raise InputError.option("benchmark", args.benchmark, "a benchmark with a report stage: "
-                                + " | ".join(b for b in BENCHMARKS if report_module(b) is not None))
-    return module.main(args.rest)
+        raise InputError.option("report stage", args.benchmark, "a report stage of params.yaml: " + " | ".join(sections))
+    return run_stage(args.benchmark, args.rest)
 
 
 def cmd_report_add(args: argparse.Namespace) -> int:
@@ -92,33 +85,32 @@ def _check_benchmark(name: str) -> None:
 def cmd_report_help(args: argparse.Namespace) -> int:
     """Print the overview of ``triplebench report`` (a separate function, as :func:`cmd_report_add`:
     the benchmarks that take ``--add`` come from all report modules, which no report stage runs)."""
+    from ..reports import report_sections
     from ..reports.yours import benchmarks
 
     adds = list(benchmarks())
-    print(f"""usage: triplebench report BENCHMARK [report options]
+    print(f"""usage: triplebench report STAGE [report options]
        triplebench report {'|'.join(adds)} --add NAME=FILE[:FORMAT] [--add ...] [--html PATH]
 
-The first form runs a benchmark's DVC report stage (`triplebench report BENCHMARK --help`
-lists its options). The second scores your system outputs beside the benchmark's
+The first form runs a report stage of params.yaml's `reports:` ({' | '.join(report_sections())};
+`triplebench report STAGE --help` lists its options). The second scores your system outputs beside the benchmark's
 published ones and writes one offline HTML page with the same tables, figures and
 pairwise significance matrix (`triplebench report {adds[0]} --add x=y --help` for its options).""")
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
-    """The pipeline sub-commands (``report ... --add`` in ``argv`` runs :func:`cmd_report_add`)."""
-    for name, func in (("fetch", cmd_fetch), ("build", cmd_build), ("validate", cmd_validate)):
-        text = func.__doc__.splitlines()[0]
-        sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("benchmarks", nargs="+", choices=BENCHMARKS, metavar="BENCHMARK")
-        sub.set_defaults(func=func)
-    sub = commands.add_parser("summary", help=cmd_summary.__doc__.splitlines()[0])
-    sub.set_defaults(func=cmd_summary)
-    sub = commands.add_parser("report", help=cmd_report.__doc__.splitlines()[0], add_help=False,
-                              description="triplebench report BENCHMARK [report options]; see `triplebench report BENCHMARK --help`")
-    sub.add_argument("-h", "--help", dest="show_help", action="store_true")  # before BENCHMARK: the overview
-    sub.add_argument("benchmark", nargs="?", metavar="BENCHMARK")
-    sub.add_argument("rest", nargs=argparse.REMAINDER)
-    adds = argv[:1] == ["report"] and any(a == "--add" or a.startswith("--add=") for a in argv)
-    overview = argv[:1] == ["report"] and (len(argv) == 1 or argv[1] in ("-h", "--help"))
-    sub.set_defaults(func=cmd_report_help if overview else cmd_report_add if adds else cmd_report)
+def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """Arguments of ``fetch`` | ``build`` | ``validate`` | ``summary`` | ``report`` (``report ... --add`` in
+    ``argv`` runs :func:`cmd_report_add`)."""
+    if command in ("fetch", "build", "validate"):
+        parser.add_argument("benchmarks", nargs="+", choices=BENCHMARKS, metavar="BENCHMARK")
+        parser.set_defaults(func={"fetch": cmd_fetch, "build": cmd_build, "validate": cmd_validate}[command])
+    elif command == "summary":
+        parser.set_defaults(func=cmd_summary)
+    else:
+        parser.add_argument("-h", "--help", dest="show_help", action="store_true")  # before BENCHMARK: the overview
+        parser.add_argument("benchmark", nargs="?", metavar="BENCHMARK")
+        parser.add_argument("rest", nargs=argparse.REMAINDER)
+        adds = any(a == "--add" or a.startswith("--add=") for a in argv)
+        overview = len(argv) == 1 or argv[1] in ("-h", "--help")
+        parser.set_defaults(func=cmd_report_help if overview else cmd_report_add if adds else cmd_report)

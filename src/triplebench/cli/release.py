@@ -14,17 +14,18 @@ stays out unless --include-restricted.
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
 from ..errors import TripleBenchError
+from ..io import scratch_directory
+from ..location import hub_org, installed_version
 from ..paths import project_root
 from ..release import publish, tree
-from ..resolver import hub_org, installed_version
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """Add the ``release`` arguments to ``parser``."""
+    parser.set_defaults(func=run)
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("version", metavar="VERSION", help="MAJOR.MINOR.PATCH; tagged vVERSION")
@@ -46,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
             f"evaluate modules of exactly one package version (its Spaces pin triplebench=={args.version}, and "
             f"package {args.version} reads release v{args.version}): set the version in src/triplebench/_version.py, "
             "add its CHANGELOG section, reinstall, then release")
-    with tempfile.TemporaryDirectory(prefix="triplebench-tree-") as scratch:
-        out = Path(args.out) if args.out else Path(scratch) / "tree"
+    with scratch_directory("tree") as scratch:
+        out = Path(args.out) if args.out else scratch / "tree"
         if out.exists():
             raise TripleBenchError(f"{out}: exists; --out needs a new directory")
         built = tree.assemble(root, out, args.version, include_restricted=args.include_restricted)

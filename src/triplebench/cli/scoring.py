@@ -10,29 +10,17 @@ from __future__ import annotations
 
 import argparse
 import glob
-import importlib
-import importlib.util
 import json
 import os
 import sys
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..options import COMPARE, METRIC, PAIRED_BOOTSTRAP, Option, add_arguments, from_namespace, validate
-from ..registry import REGISTRY, BenchmarkSpec
-from ..scoring import scorer as scorer_of
+from ..registry import REGISTRY, load
 
-
-def extras(benchmark: str) -> ModuleType | None:
-    """The optional ``triplebench.cli.<benchmark>`` module of CLI-only extras."""
-    name = f"triplebench.benchmarks.{benchmark}.cli"
-    return importlib.import_module(name) if importlib.util.find_spec(name) else None
-
-
-def _extra_options(benchmark: str) -> tuple[Option, ...]:
-    module = extras(benchmark)
-    return tuple(getattr(module, "EXTRA", ())) if module else ()
+if TYPE_CHECKING:
+    from ..benchmark import Benchmark
 
 
 def _common_flags(parser: argparse.ArgumentParser) -> None:
@@ -40,26 +28,27 @@ def _common_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON (fractions)")
 
 
-def configure_score(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> None:
+def configure_score(parser: argparse.ArgumentParser, benchmark: Benchmark) -> None:
     """Flags of ``triplebench score <benchmark>``."""
-    scorer = scorer_of(spec.name)
-    parser.description = (scorer.__doc__ or "").strip().split("\n\n")[0]
+    parser.description = (sys.modules[type(benchmark).__module__].__doc__ or "").strip().split("\n\n")[0]
     parser.add_argument("predictions", nargs="*", metavar="FILE[:FORMAT]",
                         help="prediction files (several: one table, one row per file; globs are expanded); "
                              "FILE:FORMAT reads that file in FORMAT, else --format, else what its lines say")
-    add_arguments(parser, scorer.OPTIONS)
-    add_arguments(parser, _extra_options(spec.name))
+    add_arguments(parser, benchmark.options)
+    extras = benchmark.cli()
+    if extras is not None:
+        add_arguments(parser, extras.options)
     _common_flags(parser)
 
 
-def configure_compare(parser: argparse.ArgumentParser, spec: BenchmarkSpec) -> None:
+def configure_compare(parser: argparse.ArgumentParser, benchmark: Benchmark) -> None:
     """Flags of ``triplebench compare <benchmark>``."""
-    scorer = scorer_of(spec.name)
+    spec = benchmark.spec
     parser.description = f"Paired bootstrap over {spec.unit}s of the difference of one {spec.title} score between systems A and B."
     parser.add_argument("a", metavar="A[:FORMAT]", help="predictions of system A (FILE:FORMAT: its own format)")
     parser.add_argument("b", metavar="B[:FORMAT]", nargs="+",
                         help="predictions of system B (several: each compared with A; FILE:FORMAT: its own format)")
-    add_arguments(parser, [o for o in scorer.OPTIONS if o.name not in ("bootstrap",)])
+    add_arguments(parser, [o for o in benchmark.options if o.name not in ("bootstrap",)])
     add_arguments(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), PAIRED_BOOTSTRAP])
     _common_flags(parser)
 
@@ -72,31 +61,30 @@ def _expand(patterns: list[str]) -> list[str]:
     return files
 
 
-def file_format(spec: BenchmarkSpec, path: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def file_format(benchmark: Benchmark, path: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """``FILE:FORMAT`` -> (FILE, options with that ``fmt``): one format per file in a multi-file call.
 
     A path that exists as given is a file name, colon and all; otherwise a suffix after the last
     colon that is one of the benchmark's formats names the format of the file before it.
     """
     name, colon, fmt = path.rpartition(":")
-    formats = next((o.choices for o in scorer_of(spec.name).OPTIONS if o.name == "fmt"), ())
+    formats = next((o.choices for o in benchmark.options if o.name == "fmt"), ())
     if colon and fmt in formats and not os.path.exists(path):
         return name, {**options, "fmt": fmt}
     return path, options
 
 
-def _score_all(spec: BenchmarkSpec, args: argparse.Namespace, files: list[str], options: dict[str, Any]) -> list[tuple[str, Any]]:
-    module = extras(spec.name)
-    named = module.inputs(args) if module and hasattr(module, "inputs") else None
-    scorer = scorer_of(spec.name)
+def _score_all(benchmark: Benchmark, args: argparse.Namespace, files: list[str], options: dict[str, Any]) -> list[tuple[str, Any]]:
+    extras = benchmark.cli()
+    named = extras.inputs(args) if extras is not None and extras.inputs is not None else None
     if named is not None:
-        return [(name, scorer.score(predictions, gold=args.gold, **options)) for name, predictions in named]
+        return [(name, benchmark.score(predictions, gold=args.gold, **options)) for name, predictions in named]
     if not files:
         raise InputError(None, None, "give at least one prediction file", field="predictions")
     out = []
     for given in files:
-        path, own = file_format(spec, given, options)
-        out.append((path, scorer.score(path, gold=args.gold, **own)))
+        path, own = file_format(benchmark, given, options)
+        out.append((path, benchmark.score(path, gold=args.gold, **own)))
     return out
 
 
@@ -133,14 +121,13 @@ def import_numba_without_optional_probes() -> None:
             del sys.modules[name]
 
 
-def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+def run_score(benchmark: Benchmark, args: argparse.Namespace) -> int:
     """Score every file; print one result or one table."""
     from ..scoring.result import format_many
 
-    declared = scorer_of(spec.name).OPTIONS
-    options = from_namespace(declared, args)
-    validate(declared, options)  # every option checked before any file is read or model loaded
-    named = _score_all(spec, args, _expand(args.predictions), options)
+    options = from_namespace(benchmark.options, args)
+    validate(benchmark.options, options)  # every option checked before any file is read or model loaded
+    named = _score_all(benchmark, args, _expand(args.predictions), options)
     if args.json:
         dicts = [{"system": name, **result.to_dict()} for name, result in named]
         print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))
@@ -148,32 +135,31 @@ def run_score(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
         print(named[0][1].format())
     else:
         print(format_many([r for _, r in named], _labels([n for n, _ in named])))
-    module = extras(spec.name)
-    if module and hasattr(module, "after"):
-        module.after(args, named)
+    extras = benchmark.cli()
+    if extras is not None and extras.after is not None:
+        extras.after(args, named)
     return 0
 
 
-def _compare_options(spec: BenchmarkSpec) -> list[Option]:
+def _compare_options(benchmark: Benchmark) -> list[Option]:
     """The scorer's options with the paired ``bootstrap`` (at least 1) for the scorer's, and ``metric``."""
-    return [o for o in scorer_of(spec.name).OPTIONS if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "bootstrap")]
+    return [o for o in benchmark.options if o.name != "bootstrap"] + [o for o in COMPARE if o.name in ("metric", "bootstrap")]
 
 
-def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
+def run_compare(benchmark: Benchmark, args: argparse.Namespace) -> int:
     """Compare A with each B."""
     from ..scoring.significance import compare
 
-    declared = _compare_options(spec)
+    declared = _compare_options(benchmark)
     given = from_namespace(declared, args)
     checked = validate(declared, given, where="compare")  # every option checked before any file is read
     options = {k: v for k, v in given.items() if k not in ("metric", "bootstrap")}
-    scorer = scorer_of(spec.name)
-    a_path, a_options = file_format(spec, args.a, options)
-    a = scorer.score(a_path, gold=args.gold, **a_options)
+    a_path, a_options = file_format(benchmark, args.a, options)
+    a = benchmark.score(a_path, gold=args.gold, **a_options)
     outputs = []
     for given in _expand(args.b):
-        path, own = file_format(spec, given, options)
-        b = scorer.score(path, gold=args.gold, **own)
+        path, own = file_format(benchmark, given, options)
+        b = benchmark.score(path, gold=args.gold, **own)
         outputs.append((path, compare(a, b, metric=checked["metric"], bootstrap=checked["bootstrap"],
                                       seed=checked.get("seed", 0), level=checked.get("level", 0.95))))
     if args.json:
@@ -184,28 +170,20 @@ def run_compare(spec: BenchmarkSpec, args: argparse.Namespace) -> int:
     return 0
 
 
-#: the sub-commands that score (a call to one imports only its benchmark's scorer)
-SCORING_COMMANDS = ("score", "compare")
+def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """``score`` or ``compare``, with one sub-command per registered benchmark.
 
-
-def add_commands(commands: argparse._SubParsersAction, argv: list[str]) -> None:
-    """``score`` and ``compare`` with one sub-command per registered benchmark.
-
-    Only the benchmark named in ``argv`` gets its flags (importing its scorer), so
-    a call never imports the other four scorers.
+    Only the benchmark named in ``argv`` gets its flags (importing its scorer), so a call never
+    imports another benchmark's scorer.
     """
-    chosen = argv[1] if len(argv) > 1 and argv[0] in SCORING_COMMANDS else None
+    chosen = argv[1] if len(argv) > 1 else None
     if chosen in REGISTRY and REGISTRY[chosen].jit:
         import_numba_without_optional_probes()
-    for command, text, configure, run in (
-        ("score", "score predictions against a benchmark", configure_score, run_score),
-        ("compare", "paired bootstrap comparison of systems on a benchmark", configure_compare, run_compare),
-    ):
-        parser = commands.add_parser(command, help=text, description=text)
-        sub = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
-        for spec in REGISTRY.values():
-            bench = sub.add_parser(spec.name, help=f"{command} on {spec.title}",
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-            if spec.name == chosen:
-                configure(bench, spec)
-                bench.set_defaults(func=lambda args, spec=spec, run=run: run(spec, args))
+    configure_one, run = {"score": (configure_score, run_score), "compare": (configure_compare, run_compare)}[command]
+    sub = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+    for spec in REGISTRY.values():
+        bench = sub.add_parser(spec.name, help=f"{command} on {spec.title}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        if spec.name == chosen:
+            benchmark = load(spec.name)
+            configure_one(bench, benchmark)
+            bench.set_defaults(func=lambda args, benchmark=benchmark, run=run: run(benchmark, args))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """``triplebench warmup`` has no options but ``--data``."""
+    parser.set_defaults(func=run)
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--data", metavar="DIR", help="the built datasets to warm up on (default: where scoring finds them)")
@@ -20,11 +21,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Warm up; print where the compiled kernels went."""
-    from contextlib import nullcontext
-
-    from ..resolver import use_data
+    from ..location import DataLocation
     from ..warmup import warm_up
 
-    with use_data(args.data) if args.data else nullcontext():
-        print(warm_up().format())
+    print(warm_up(DataLocation.from_options({"data": args.data})).format())
     return 0

@@ -22,19 +22,13 @@ class Layout(NamedTuple):
 
 
 def layouts() -> list[Layout]:
-    """Every format of every benchmark, in registry order: the ``LAYOUTS`` of each
-    ``triplebench.formats.<benchmark>`` module that declares them (a format several benchmarks
-    read is declared once, by the first)."""
-    import importlib
-    import importlib.util
-
-    from ..registry import BENCHMARKS
+    """Every format of every benchmark, in registry order (a format several benchmarks read is
+    listed once, by the first)."""
+    from ..registry import BENCHMARKS, load
 
     found: dict[str, Layout] = {}
     for benchmark in BENCHMARKS:
-        name = f"triplebench.benchmarks.{benchmark}.formats"
-        module = importlib.import_module(name) if importlib.util.find_spec(name) else None
-        for entry in getattr(module, "LAYOUTS", ()):
+        for entry in load(benchmark).layouts():
             found.setdefault(entry[0], Layout(*entry))
     return list(found.values())
 

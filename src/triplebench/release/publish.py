@@ -19,12 +19,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tarfile
-import tempfile
 from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
 
 from ..errors import TripleBenchError
+from ..io import scratch_directory
 from . import versioning
 
 Print = Callable[[str], None]
@@ -68,14 +68,14 @@ def to_git(tree: Path, target: str, version: str, *, dry_run: bool, echo: Print)
         echo(f"git init --bare {local}")
         if not dry_run:
             _git("init", "--quiet", "--bare", "--initial-branch=main", str(local))
-    with tempfile.TemporaryDirectory(prefix="triplebench-release-") as scratch:
-        work = Path(scratch) / "repo"
+    with scratch_directory("release") as scratch:
+        work = scratch / "repo"
         if dry_run and not local.exists() and "://" not in target:
             _git("init", "--quiet", "--initial-branch=main", str(work))
         else:
             _git("clone", "--quiet", target, str(work))
         previous = latest_tag(_git("tag", "--list", "v*", cwd=work).split())
-        before = versioning.manifest(_tree_at(work, f"v{previous}", Path(scratch) / "previous")) if previous else None
+        before = versioning.manifest(_tree_at(work, f"v{previous}", scratch / "previous")) if previous else None
         changes = versioning.check(previous, before, version, versioning.manifest(tree))
         if _git("tag", "--list", f"v{version}", cwd=work).strip():
             raise TripleBenchError(f"{target}: tag v{version} exists already")
@@ -127,15 +127,15 @@ def _hub_previous(api, tree: Path, org: str) -> tuple[str | None, dict[str, str]
     if previous is None:
         return None, None
     files: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="triplebench-previous-") as scratch:
+    with scratch_directory("previous") as scratch:
         for kind, folder, name in names:
-            local = Path(scratch) / folder / name
+            local = scratch / folder / name
             try:
                 snapshot_download(f"{org}/{name}", repo_type=kind, revision=f"v{previous}", local_dir=local)
             except RepositoryNotFoundError:
                 continue
             shutil.rmtree(local / ".cache", ignore_errors=True)
-        files = versioning.manifest(Path(scratch))
+        files = versioning.manifest(scratch)
     return previous, files
 
 

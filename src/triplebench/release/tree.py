@@ -91,6 +91,12 @@ def _dataset(root: Path, out: Path, benchmark: str, version: str, changes: str, 
         )
     atomic_write_text(target / "README.md", text)
     atomic_write_text(target / ".gitattributes", GITATTRIBUTES)
+    from ..harness.eval_results import dataset_eval_yaml
+    from ..location import DataLocation
+
+    eval_yaml = dataset_eval_yaml(benchmark, location=DataLocation(root / "datasets"))
+    if eval_yaml is not None:  # the Hub's Eval Results: the benchmark's run tasks and headline metrics
+        atomic_write_text(target / "eval.yaml", eval_yaml)
     tree.left_out[benchmark] = left_out
     tree.filtered[benchmark] = sorted(set(filtered))
 

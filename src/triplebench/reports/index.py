@@ -25,9 +25,9 @@ from .._version import __version__
 from ..errors import TripleBenchError
 from ..io import atomic_write_text
 from ..paths import reports_dir
-from . import hooks, metrics, report_params
+from . import index_settings, metrics, stage_folders, stages
 from .html import page
-from .parts import IndexPart, write_csv
+from .parts import IndexPart
 
 
 def parts(reports: Path, settings: dict[str, Any], significance: bool = True) -> list[IndexPart]:
@@ -45,10 +45,10 @@ def parts(reports: Path, settings: dict[str, Any], significance: bool = True) ->
     Returns
     -------
     list of IndexPart
-        One per benchmark of :data:`triplebench.registry.BENCHMARKS` whose report module has
-        ``index_part`` (see :mod:`triplebench.reports.parts`), sorted by ``position``.
+        One per benchmark of :data:`triplebench.registry.BENCHMARKS` that has a report (its
+        ``index_part`` over the folders of its report stages), sorted by ``position``.
     """
-    found = [module.index_part(reports, settings, significance) for module in hooks("index_part").values()]
+    found = [stage.index_part(stage_folders(name, reports), settings, significance) for name, stage in stages().items()]
     return sorted(found, key=lambda part: (part.position is None, part.position or 0))
 
 
@@ -79,8 +79,6 @@ def build(reports: Path, settings: dict[str, Any], significance: bool = True) ->
         svgs.update(part.figures)
     for part in found:
         metrics.write_metrics(reports / "metrics" / part.benchmark, part.metrics)
-        for name, rows in part.plot_data.items():
-            write_csv(reports / "plots" / f"{name}.csv", rows)
     metrics.write_folder(reports / "figures", {f"{name}.svg": svg for name, svg in svgs.items()})
     intro = (f"Reproduced numbers of triplebench {__version__} beside the published ones, from the DVC report "
              "stages (dvc.yaml). Fractions unless a table says percent.")
@@ -105,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reports", type=Path, default=None, help="the reports folder (default: reports/ of the checkout)")
     parser.add_argument("--no-significance", action="store_true", help="skip scoring the published systems (faster)")
     args = parser.parse_args(argv)
-    build(args.reports or reports_dir(), report_params("report_index"), significance=not args.no_significance)
+    build(args.reports or reports_dir(), index_settings(), significance=not args.no_significance)
     print(f"wrote {(args.reports or reports_dir()) / 'index.html'}")
     return 0
 

@@ -1,21 +1,13 @@
 """The contract between ``reports/index.html`` (and ``triplebench report BENCH --add``) and the
-benchmarks' report modules.
+benchmarks' report stages.
 
-Each benchmark's report module ``triplebench.reports.<benchmark>`` (the module of its
-report stage) may expose
-
-* ``index_part(reports, settings, significance) -> IndexPart``: its section of
-  ``reports/index.html``, its figures and its per-system metrics rows, read from the
-  files its report stage wrote under ``reports``;
-* ``add_section(pub, added, settings) -> str``: only a benchmark with published system
-  outputs: the same section with the user's systems beside the published ones
-  (:mod:`triplebench.reports.yours`); ``ADD_REQUIRES`` names the scorer options every
-  added system must set (BenchIE: ``language``).
-
-The index and ``--add`` find them with :func:`triplebench.reports.hooks` (the benchmarks of
-:data:`triplebench.registry.BENCHMARKS`, in order); a benchmark whose report module is
-missing or lacks the hook is left out, so a new benchmark needs no edit outside its own
-modules.
+A benchmark with a report declares a :class:`~triplebench.benchmark.ReportStage` (its
+:meth:`~triplebench.benchmark.Benchmark.report`): ``main`` is its DVC report stage
+(``triplebench report <benchmark>``), ``index_part`` its section of ``reports/index.html``,
+and ``add_section``, for a benchmark with published system outputs, the same section with
+the user's systems beside the published ones. The index and ``--add`` take the benchmarks of
+:data:`triplebench.registry.BENCHMARKS` in order and leave out those without a report (or
+without ``add_section``), so a new benchmark needs no edit outside its own folder.
 """
 
 from __future__ import annotations
@@ -48,9 +40,6 @@ class IndexPart:
     position : int, optional
         Where the section goes on the page: sections with a position come first, by
         position; the others follow in registry order.
-    plot_data : dict
-        name -> rows (dicts with the same keys), written to ``reports/plots/<name>.csv``
-        for the interactive plots of ``dvc plots show`` (names are unique across benchmarks).
     """
 
     benchmark: str
@@ -59,7 +48,6 @@ class IndexPart:
     figures: dict[str, str] = field(default_factory=dict)
     metrics: dict[str, dict[str, float | None]] = field(default_factory=dict)
     position: int | None = None
-    plot_data: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def read_json(path: Path) -> Any:
@@ -93,3 +81,5 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in rows)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text.getvalue())
+
+

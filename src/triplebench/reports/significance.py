@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from ..data import load_table
+from ..location import DataLocation
 
 
 @dataclass
@@ -39,7 +39,7 @@ class Published:
 
 def _systems(benchmark: str, split: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(system, gold group) -> its prediction records from the built ``systems`` config."""
-    rows = load_table(benchmark, "systems", split).to_pylist()
+    rows = DataLocation.default().records(benchmark, "systems", split)
     grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         group = row.get("language") or split
@@ -76,10 +76,10 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
     import triplebench
 
     from ..errors import InputError
-    from ..registry import get
+    from ..registry import entry
 
     out = Published(benchmark)
-    takes = get(benchmark).selectors
+    takes = entry(benchmark).selectors
     for (system, group), records in _systems(benchmark, split).items():
         selectors = {name: value for name, value in (("split", split), ("language", group)) if name in takes}
         out.results[system] = triplebench.score(benchmark, records, bootstrap=resamples, seed=seed, level=level,

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..io import atomic_write_text, output_file
+
+if TYPE_CHECKING:
+    from .parts import ReportStage
 
 
 def parse_add(text: str) -> tuple[str, str, str | None]:
@@ -44,37 +46,36 @@ def parse_add(text: str) -> tuple[str, str, str | None]:
     return name, path, fmt
 
 
-def benchmarks() -> dict[str, ModuleType]:
-    """benchmark -> its report module, for the benchmarks with published system outputs to set beside.
+def benchmarks() -> dict[str, ReportStage]:
+    """benchmark -> its report stage, for the benchmarks with published system outputs to set beside.
 
     Returns
     -------
     dict
-        The benchmarks of :data:`triplebench.registry.BENCHMARKS` whose report module has
+        The benchmarks of :data:`triplebench.registry.BENCHMARKS` whose report stage has
         ``add_section`` (see :mod:`triplebench.reports.parts`), in registry order.
     """
-    from . import hooks
+    from . import stages
 
-    return hooks("add_section")
+    return stages(adds=True)
 
 
-def _refusal(found: dict[str, ModuleType]) -> str:
+def _refusal(found: dict[str, ReportStage]) -> str:
     """What ``--add`` accepts, and what to do with a benchmark it does not."""
-    from ..registry import BENCHMARKS, get
+    from ..registry import BENCHMARKS, entry
 
-    others = [get(name).title for name in BENCHMARKS if name not in found]
+    others = [entry(name).title for name in BENCHMARKS if name not in found]
     named = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 2 else others)
     tail = (f" ({named} {'has' if len(others) == 1 else 'have'} no published system outputs to set beside: score "
             "yours with `triplebench score`)") if others else ""
     return f"one of {', '.join(found)}{tail}"
 
 
-def _required(benchmark: str, module: ModuleType) -> list[Any]:
-    """The scorer options every added system must set (the report module's ``ADD_REQUIRES``)."""
-    from ..scoring import scorer
+def _required(benchmark: str, stage: ReportStage) -> list[Any]:
+    """The scorer options every added system must set (the stage's ``add_requires``)."""
+    from ..registry import load
 
-    names = tuple(getattr(module, "ADD_REQUIRES", ()))
-    return [option for option in scorer(benchmark).OPTIONS if option.name in names]
+    return [option for option in load(benchmark).options if option.name in stage.add_requires]
 
 
 def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out: str | Path, *,
@@ -87,7 +88,7 @@ def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out
         A benchmark of :func:`benchmarks` (those with published system outputs).
     added : dict
         name -> (predictions, options): a path, records, ``Dataset`` or Arrow table, and the
-        scorer options it needs (``fmt``; those the report module's ``ADD_REQUIRES`` names,
+        scorer options it needs (``fmt``; those the report stage's ``add_requires`` names,
         e.g. BenchIE's ``language``).
     out : path
         The HTML file to write (atomically; its folder must exist).
@@ -115,8 +116,46 @@ def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out
     PosixPath('mine.html')
     """
     from .._version import __version__
-    from ..registry import get
+    from ..registry import entry
     from .html import page
+
+    target = output_file(out, "HTML report")
+    title = entry(benchmark).title
+    body = section_beside(benchmark, added, bootstrap=bootstrap, seed=seed, level=level, split=split, failing=failing)
+    intro = (f"{', '.join(added)} beside the published {title} systems, scored by triplebench {__version__} with "
+             f"the same scorer and options; intervals and paired tests from {bootstrap} bootstrap resamples (seed {seed}).")
+    atomic_write_text(target, page(f"triplebench: {title} with your systems", intro, [(benchmark, title, body)]))
+    return target
+
+
+def section_beside(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], *, bootstrap: int = 1000, seed: int = 0,
+                   level: float = 0.95, split: str = "test", failing: int = 15) -> str:
+    """The benchmark's report section with ``added`` scored beside its published systems (HTML).
+
+    Parameters
+    ----------
+    benchmark : str
+        A benchmark of :func:`benchmarks` (those with published system outputs).
+    added : dict
+        name -> (predictions, options), as :func:`write_page` takes them.
+    bootstrap, seed, level : int, int, float
+        The bootstrap of the intervals and the paired tests.
+    split : str
+        The split of the published outputs.
+    failing : int
+        ROBUST: how many failing cliques to list.
+
+    Returns
+    -------
+    str
+        The section's HTML (:func:`triplebench.reports.html.section`).
+
+    Raises
+    ------
+    InputError
+        Another benchmark, no system added, a missing required option, a name already taken,
+        or predictions that do not fit the gold.
+    """
     from .significance import published
 
     found = benchmarks()
@@ -129,15 +168,9 @@ def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out
             if not options.get(option.name):
                 raise InputError.option(option.name, None, f"the {option.name} of {name!r} "
                                         f"({' | '.join(option.allowed())}): {option.flag}")
-    target = output_file(out, "HTML report")
     pub = published(benchmark, split=split, resamples=bootstrap, seed=seed, level=level, added=added)
-    title = get(benchmark).title
     settings = {"split": split, "failing": failing, "bootstrap": bootstrap, "seed": seed, "level": level}
-    body = found[benchmark].add_section(pub, added, settings)
-    intro = (f"{', '.join(added)} beside the published {title} systems, scored by triplebench {__version__} with "
-             f"the same scorer and options; intervals and paired tests from {bootstrap} bootstrap resamples (seed {seed}).")
-    atomic_write_text(target, page(f"triplebench: {title} with your systems", intro, [(benchmark, title, body)]))
-    return target
+    return found[benchmark].add_section(pub, added, settings)
 
 
 def main(benchmark: str, argv: list[str]) -> int:
@@ -157,7 +190,7 @@ def main(benchmark: str, argv: list[str]) -> int:
         The exit status (0).
     """
     from ..options import COMPARE, validate
-    from ..registry import get
+    from ..registry import entry
 
     parser = argparse.ArgumentParser(prog=f"triplebench report {benchmark}", description=__doc__.split("\n\n")[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -165,11 +198,11 @@ def main(benchmark: str, argv: list[str]) -> int:
                         help="a system output to set beside the published ones (repeatable)")
     parser.add_argument("--html", default=f"triplebench-{benchmark}.html", metavar="PATH",
                         help="the page to write (default %(default)s)")
-    module = benchmarks().get(benchmark)
-    required = _required(benchmark, module) if module is not None else []
+    stage = benchmarks().get(benchmark)
+    required = _required(benchmark, stage) if stage is not None else []
     for option in required:
         parser.add_argument(option.flag, *option.flags, dest=option.name, choices=option.allowed() or None,
-                            help=f"{get(benchmark).title}: the {option.name} of the added systems")
+                            help=f"{entry(benchmark).title}: the {option.name} of the added systems")
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default %(default)s)")
     parser.add_argument("--level", type=float, default=0.95, help="interval level (default %(default)s)")

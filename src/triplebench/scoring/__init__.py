@@ -1,39 +1,11 @@
-"""One scorer per benchmark (``triplebench.scoring.<benchmark>``): the product.
+"""What every benchmark's score shares: the result type, its units and the significance tests.
 
-The Python API, the evaluate modules under ``metrics/``, the CLI and the DVC
-report stages all call these; there is no second implementation anywhere.
+* :mod:`.result` - :class:`~.result.Result` (scores, counts, coverage, warnings, details,
+  intervals, signature) and its formatting;
+* :mod:`.units` - per-unit statistics that bootstrap resamples (sentences, cliques, texts);
+* :mod:`.significance` - bootstrap intervals and the paired bootstrap of :func:`triplebench.compare`;
+* :mod:`.inputs` - recognising a prediction input (path, records, ``datasets.Dataset``, Arrow table).
+
+The score pipeline itself is :meth:`triplebench.benchmark.Benchmark.score`; each benchmark's
+computation is in its folder (:mod:`triplebench.benchmarks`).
 """
-
-from __future__ import annotations
-
-import importlib
-from types import ModuleType
-
-
-def scorer(benchmark: str) -> ModuleType:
-    """The scorer module of ``benchmark`` (imported on first use).
-
-    Parameters
-    ----------
-    benchmark : str
-        A name of :data:`triplebench.registry.BENCHMARKS`.
-
-    Returns
-    -------
-    module
-        ``triplebench.scoring.<benchmark>``, with ``score``, ``OPTIONS``, ``EVALUATE`` and
-        ``from_evaluate``.
-
-    Raises
-    ------
-    InputError
-        ``benchmark`` is not in the registry (the error names the known ones).
-
-    Examples
-    --------
-    >>> scorer("carb").__name__
-    'triplebench.benchmarks.carb'
-    """
-    from ..registry import get
-
-    return importlib.import_module(get(benchmark).module)

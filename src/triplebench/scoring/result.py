@@ -324,9 +324,9 @@ class Result:
         warning: 25 of 634 gold sentences of the test split have no predicted extraction: ...
         signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:...
         """
-        from ..registry import get
+        from ..registry import entry
 
-        display = get(self.benchmark).display
+        display = entry(self.benchmark).display
         lines = [self.title()]
         names = list(self.scores)
         matrix = _as_matrix(names)
@@ -376,10 +376,10 @@ class Result:
         >>> triplebench.score("benchie", "raw/benchie/data/oie_systems_explicit_extractions/clausie_explicit.txt").title()
         'BenchIE · language en, facet default'
         """
-        from ..registry import get
+        from ..registry import entry
         from ..signature import parse
 
-        spec = get(self.benchmark)
+        spec = entry(self.benchmark)
         fields = parse(self.signature)
         chosen = [f"{s} {fields[s]}" for s in spec.selectors if s in fields]
         return spec.title + (" · " + ", ".join(chosen) if chosen else "")
@@ -432,11 +432,11 @@ def format_many(results: Sequence[Result], names: Sequence[str]) -> str:
     signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:openie4|data:...
     signature: carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:reverb|data:...
     """
-    from ..registry import get
+    from ..registry import entry
 
     if not results:
         return ""
-    spec = get(results[0].benchmark)
+    spec = entry(results[0].benchmark)
     display = spec.display
     columns = [c for c in (spec.headline or tuple(results[0].scores)) if c in results[0].scores]
     width = max(len(n) for n in names) + 2

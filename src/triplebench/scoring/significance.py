@@ -414,7 +414,7 @@ def compare(a: Result, b: Result, *, metric: str | None = None, bootstrap: int =
     triplebench.errors.InputError: option 'b': the results are not comparable: their signatures differ in facet (default vs C), ...
     """
     from ..options import COMPARE, validate
-    from ..registry import get
+    from ..registry import entry
     from ..signature import PROVENANCE, diff, without
 
     opts = validate(COMPARE, {"metric": metric, "bootstrap": bootstrap, "seed": seed, "level": level}, where="compare")
@@ -425,7 +425,7 @@ def compare(a: Result, b: Result, *, metric: str | None = None, bootstrap: int =
 
     if a.benchmark != b.benchmark:
         raise InputError(None, None, f"cannot compare a {a.benchmark} result with a {b.benchmark} result", field="b")
-    spec = get(a.benchmark)
+    spec = entry(a.benchmark)
     if spec.unit is None or a.units is None or b.units is None:
         raise InputError(None, None, f"{spec.title} scores do not split into units; no paired test is defined", field="benchmark")
     differ = diff(a.signature, b.signature, ignore=PROVENANCE)  # the input formats may differ: two systems' files

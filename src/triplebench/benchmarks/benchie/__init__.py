@@ -74,19 +74,26 @@ completely, so their numbers do not change.
 from __future__ import annotations
 
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ...benchmark import Benchmark
+from ...builders import DatasetBuilder
 from ...errors import InputError
 from ...metric_spec import MetricSpec
-from ...options import COMMON, Option, validate
-from ...resolver import data_context
-from ...scoring.significance import with_intervals
+from ...options import COMMON, Option
 from .analysis import LEGEND, bucket_scores, readable
 from .index import load_index
 from .predictions import FORMATS, read_predictions
 from .scorer import BenchieResult, Scoring
 
+if TYPE_CHECKING:
+    from ...benchmark import ReportStage
+    from ...formats.layouts import Layout
+    from ...harness import Task
+    from ...location import DataLocation
+
 __all__ = [
+    "BENCHMARK",
     "EVALUATE",
     "LEGEND",
     "OPTIONS",
@@ -169,18 +176,7 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     >>> r.counts["tp"], r.counts["fp"]
     (1, 0)
     """
-    opts = validate(OPTIONS, options)
-    for name in ("language", "facet"):
-        if opts[name] is None:
-            raise InputError.option(name, None, "a value")
-    if opts["facet"] == "E" and gold is None:
-        raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): upstream has "
-                         "not published BenchIE-E", field="gold")
-    scoring = Scoring(opts["language"], opts["facet"], gold, opts["normalize"], opts["fmt"], opts["allow_partial"],
-                      opts["errors"], opts["buckets"], opts["subset"])
-    with data_context(opts):
-        result = scoring.run(predictions)
-    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
+    return BENCHMARK.score(predictions, gold=gold, **options)
 
 
 def from_evaluate(predictions: Any, references: Any = None, **options: Any) -> BenchieResult:
@@ -219,11 +215,7 @@ def from_evaluate(predictions: Any, references: Any = None, **options: Any) -> B
     >>> r["precision"], r["recall"]
     (0.5, 0.2)
     """
-    if references is not None and any(r is not None for r in references):
-        raise InputError("<references>", None, "BenchIE's gold is built in (or given as gold=FILE): pass predictions "
-                         "only (no references)", field="references")
-    gold = options.pop("gold", None)
-    return score(predictions, gold=gold, **options)
+    return BENCHMARK.from_evaluate(predictions, references, **options)
 
 
 def _features() -> Any:
@@ -268,22 +260,75 @@ Returns:
 )
 
 
-def warm_up() -> bool:
-    """Score one tiny input with ``errors=True``, so numba compiles the slot-error kernel into its
-    cache (the point estimate is numpy; :func:`triplebench.warmup.warm_up` calls this).
+class Benchie(Benchmark):
+    """BenchIE (see the module docstring): the hooks of :class:`~triplebench.benchmark.Benchmark`."""
 
-    Returns
-    -------
-    bool
-        False when the built gold is not available here.
-    """
-    from ...data import load_table
-    from ...errors import TripleBenchError
+    name = "benchie"
+    options = OPTIONS
+    metric = EVALUATE
 
-    try:
-        first = load_table("benchie", "en", "test").slice(0, 1).to_pylist()[0]
-    except TripleBenchError:
-        return False
-    score([{"sent_id": first["sent_id"], "predicate": "is", "arguments": ["it", "warm"]}], errors=True,
-          allow_partial=True)
-    return True
+    def check(self, predictions: Any, gold: Any, options: dict[str, Any]) -> None:
+        """Facet E needs an explicit gold file (``language`` and ``facet`` set to None are refused by
+        :meth:`~triplebench.benchmark.Benchmark.read_options`: selectors with a default)."""
+        if options["facet"] == "E" and gold is None:
+            raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): upstream "
+                             "has not published BenchIE-E", field="gold")
+
+    def compute(self, predictions: Any, gold: Any, options: dict[str, Any], location: DataLocation) -> BenchieResult:
+        """Score against the built gold of the language and facet (indexed once per process and
+        location) or a BenchIE-format gold file."""
+        return Scoring(options["language"], options["facet"], gold, location, options["normalize"], options["fmt"],
+                       options["allow_partial"], options["errors"], options["buckets"], options["subset"]).run(predictions)
+
+    def from_evaluate(self, predictions: Any, references: Any = None, **options: Any) -> BenchieResult:
+        """See :func:`from_evaluate`: predictions only; the gold is built in or ``gold=``."""
+        if references is not None and any(r is not None for r in references):
+            raise InputError("<references>", None, "BenchIE's gold is built in (or given as gold=FILE): pass "
+                             "predictions only (no references)", field="references")
+        return self.score(predictions, **options)
+
+    def dataset(self) -> DatasetBuilder:
+        """Per language the ``<lang>``, ``<lang>_expanded`` and ``<lang>_minimal`` gold configs, the
+        ``systems`` and ``carb_explicit`` configs (:mod:`.build`)."""
+        from . import build
+
+        return DatasetBuilder(build.CONFIGS, build.build)
+
+    def warm_up(self, location: DataLocation) -> bool:
+        """Score one tiny input with ``errors=True``, so numba compiles the slot-error kernel into its
+        cache (the point estimate is numpy).
+
+        Returns
+        -------
+        bool
+            False when the built gold is not available here (the kernel compiles on first use).
+        """
+        if not location.has(self.name, "en", "test"):
+            return False
+        first = location.table(self.name, "en", "test", columns=["sent_id"]).slice(0, 1).to_pylist()[0]
+        self.score([{"sent_id": first["sent_id"], "predicate": "is", "arguments": ["it", "warm"]}], errors=True,
+                   allow_partial=True, **location.as_options())
+        return True
+
+    def layouts(self) -> tuple[Layout, ...]:
+        """BenchIE's own TSV (:data:`.formats.LAYOUTS`; the JSON lines and CaRB layouts are listed by CaRB)."""
+        from .formats import LAYOUTS
+
+        return LAYOUTS
+
+    def report(self) -> ReportStage:
+        """The published systems per facet, the slot-error figures and the significance matrix (:mod:`.report`)."""
+        from .report import STAGE
+
+        return STAGE
+
+
+    def tasks(self, *, shots: int = 0, location: DataLocation | None = None) -> tuple[Task, ...]:
+        """One Open IE task per language (:mod:`.task`)."""
+        from ...location import DataLocation
+        from .task import tasks
+
+        return tasks(shots, location or DataLocation.default())
+
+#: the benchmark (:func:`triplebench.registry.load`)
+BENCHMARK = Benchie()

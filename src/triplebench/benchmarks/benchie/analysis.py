@@ -25,16 +25,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import InputError
+from .index import NAME, gold_file_key
 from .matches import prf
 
 if TYPE_CHECKING:
+    from ...location import DataLocation
     from .index import GoldIndex
     from .matches import Matches
     from .predictions import Predictions
@@ -83,24 +84,31 @@ def _gold_slots_from_rows(sent_ids: list[str], per_sentence: list[int], rows: li
     return GoldSlots(list(sent_ids), offsets, ids, vocab, list(vocab))
 
 
-@lru_cache(maxsize=16)
-def _gold_slots(language: str, facet: str, gold: Path | None, where: tuple = ()) -> GoldSlots:
-    """The gold's slots (``where``: the data location of a built gold, :func:`~triplebench.resolver.context_key`)."""
-    if gold is not None:
-        from .formats import expand_synset, read_gold
+def gold_slots(language: str, facet: str, gold: Path | None, location: DataLocation) -> GoldSlots:
+    """The slots of the gold of (``language``, ``facet``): the built one at ``location``, or the
+    BenchIE-format file ``gold``; kept once per process in the gold memo
+    (:meth:`~triplebench.location.DataLocation.memo`; a file by its path, mtime and size)."""
+    if gold is None:
+        return location.memo(NAME, ("slots", language, facet), lambda: _built_gold_slots(language, facet, location))
+    return location.memo(NAME, ("slots", language, facet, *gold_file_key(gold)), lambda: _file_gold_slots(facet, gold))
 
-        doc = read_gold(gold)
-        rows, per = [], []
-        for s in doc.sentences:
-            got = [t for syn in s.synsets for t in expand_synset(syn, minimal=facet == "M")]
-            rows.extend(got)
-            per.append(len(got))
-        return _gold_slots_from_rows([s.sent_id for s in doc.sentences], per, rows)
+
+def _file_gold_slots(facet: str, gold: Path) -> GoldSlots:
+    from .formats import expand_synset, read_gold
+
+    doc = read_gold(gold)
+    rows, per = [], []
+    for s in doc.sentences:
+        got = [t for syn in s.synsets for t in expand_synset(syn, minimal=facet == "M")]
+        rows.extend(got)
+        per.append(len(got))
+    return _gold_slots_from_rows([s.sent_id for s in doc.sentences], per, rows)
+
+
+def _built_gold_slots(language: str, facet: str, location: DataLocation) -> GoldSlots:
     import pyarrow.compute as pc
 
-    from ...data import load_table
-
-    table = load_table("benchie", f"{language}_minimal" if facet == "M" else f"{language}_expanded", "test")
+    table = location.table(NAME, f"{language}_minimal" if facet == "M" else f"{language}_expanded", "test")
     synsets = table.column("synsets").combine_chunks()
     reals = synsets.flatten().field("realisations")
     per_synset = pc.list_value_length(reals).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -173,7 +181,7 @@ class SlotErrors:
 
 
 def slot_errors(preds: Predictions, index: GoldIndex, m: Matches, language: str, facet: str,
-                gold: Path | None) -> SlotErrors:
+                gold: Path | None, location: DataLocation) -> SlotErrors:
     """The error buckets and per-slot errors of the false positives of one matched system.
 
     Parameters
@@ -184,6 +192,8 @@ def slot_errors(preds: Predictions, index: GoldIndex, m: Matches, language: str,
         The gold; facet C is analysed against the default-facet slots.
     gold : Path or None
         A BenchIE-format gold file instead of the built dataset.
+    location : DataLocation
+        Where the built gold is read from.
 
     Returns
     -------
@@ -192,9 +202,7 @@ def slot_errors(preds: Predictions, index: GoldIndex, m: Matches, language: str,
     from .error_kernels import slot_errors as kernel
 
     fp_rows = np.flatnonzero((m.sent_idx >= 0) & ~m.is_tp)
-    from ...resolver import context_key
-
-    slots = _gold_slots(language, "default" if facet == "C" else facet, gold, context_key() if gold is None else ())
+    slots = gold_slots(language, "default" if facet == "C" else facet, gold, location)
     pos = {s: k for k, s in enumerate(slots.sent_ids)}
     fp_sent = np.array([pos[preds.sent_ids[i]] for i in fp_rows], dtype=np.int64)
     fp_slots = np.array(
@@ -239,19 +247,14 @@ def length_label(n_tokens: int) -> str:
     return "<=20" if n_tokens <= 20 else ("21-30" if n_tokens <= 30 else ">30")
 
 
-def sentence_lengths(language: str) -> dict[str, int]:
-    """sent_id -> whitespace tokens of the built ``language`` gold (once per process and data location)."""
-    from ...resolver import context_key
+def sentence_lengths(language: str, location: DataLocation) -> dict[str, int]:
+    """sent_id -> whitespace tokens of the built ``language`` gold at ``location`` (once per process and
+    location: the gold memo, :meth:`~triplebench.location.DataLocation.memo`)."""
+    def build() -> dict[str, int]:
+        table = location.table(NAME, language, "test", columns=["sent_id", "n_tokens"])
+        return dict(zip(table.column("sent_id").to_pylist(), table.column("n_tokens").to_pylist()))
 
-    return _sentence_lengths(language, context_key())
-
-
-@lru_cache(maxsize=4)
-def _sentence_lengths(language: str, where: tuple) -> dict[str, int]:
-    from ...data import load_table
-
-    table = load_table("benchie", language, "test")
-    return dict(zip(table.column("sent_id").to_pylist(), table.column("n_tokens").to_pylist()))
+    return location.memo(NAME, ("lengths", language), build)
 
 
 class Labels(dict):
@@ -297,7 +300,7 @@ def _label_text(value: Any, source: str, line: int, name: str) -> str:
     return text
 
 
-def load_labels(spec: str, language: str) -> dict[str, str]:
+def load_labels(spec: str, language: str, location: DataLocation) -> dict[str, str]:
     """Sentence labels for :func:`bucket_scores`.
 
     Parameters
@@ -307,6 +310,8 @@ def load_labels(spec: str, language: str) -> dict[str, str]:
         else ``sent_id<TAB>label`` lines.
     language : str
         The gold language (for ``"length"``).
+    location : DataLocation
+        Where the built gold is read from (for ``"length"``).
 
     Returns
     -------
@@ -325,7 +330,7 @@ def load_labels(spec: str, language: str) -> dict[str, str]:
     from .formats import read_text_lines
 
     if spec == "length":
-        return {sid: length_label(n) for sid, n in sentence_lengths(language).items()}
+        return {sid: length_label(n) for sid, n in sentence_lengths(language, location).items()}
     path = input_file(spec, "bucket label file")
     source = str(path)
     lines = read_text_lines(path)

@@ -13,7 +13,8 @@ three comparisons of the reference scorer:
 
 Built from the parquet written by ``triplebench build benchie`` (``<lang>_expanded``
 or ``<lang>_minimal``, plus the sentence texts of ``<lang>``), or from a BenchIE-format
-gold file (``gold=``; required for facet E). Indexes are kept in memory and in the
+gold file (``gold=``; required for facet E). Indexes are kept in memory (the gold memo,
+:meth:`~triplebench.location.DataLocation.memo`, once per process and data location) and in the
 per-user cache through :func:`triplebench.cache.verified_arrays` (one ``.npz`` that
 proves it is the index of *this* gold: its sources' sha256, the language/facet/gold,
 every array's dtype, shape and sha256; :func:`_consistent` adds the index's own
@@ -28,6 +29,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +39,10 @@ from ...io import atomic_write, input_file
 from ...paths import cache_dir
 from .words import words_of
 
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "benchie"
 INDEX_VERSION = 5  # 5: gold files re-read under the stray-line and header limits; 4: BLAKE2b-64 keys (3 and before: FNV-1a)
 US = "\x1f"  # the unit separator between a key's fields: never inside a gold sentence id (checked)
 
@@ -164,22 +170,17 @@ def build_index(
 # ------------------------------------------------------------------------- sources
 
 
-def _from_parquet(language: str, facet: str, config: str) -> GoldIndex:
-    from ...data import parquet_path
-
-    paths = [parquet_path("benchie", config, "test"), parquet_path("benchie", language, "test")]
-    if not all(p.is_file() for p in paths):  # not built here: the resolver finds (or names) the data
-        return _build_from_parquet(language, facet, config, "")
+def _from_parquet(language: str, facet: str, config: str, location: DataLocation) -> GoldIndex:
+    paths = [location.parquet(NAME, config, "test"), location.parquet(NAME, language, "test")]
     digest = hashlib.sha256("".join(map(file_digest, paths)).encode()).hexdigest()
-    return _cached(language, facet, config, digest, paths, lambda: _build_from_parquet(language, facet, config, digest))
+    return _cached(language, facet, config, digest, paths,
+                   lambda: _build_from_parquet(language, facet, config, digest, location))
 
 
-def _build_from_parquet(language: str, facet: str, config: str, digest: str) -> GoldIndex:
-    from ...data import load_table
-
-    table = load_table("benchie", config, "test")
+def _build_from_parquet(language: str, facet: str, config: str, digest: str, location: DataLocation) -> GoldIndex:
+    table = location.table(NAME, config, "test")
     sent_ids = table.column("sent_id").to_pylist()
-    texts = load_table("benchie", language, "test").select(["sent_id", "sentence"])
+    texts = location.table(NAME, language, "test", columns=["sent_id", "sentence"])
     by_id = dict(zip(texts.column("sent_id").to_pylist(), texts.column("sentence").to_pylist()))
     sentences = [by_id.get(sid, "") for sid in sent_ids]
     synsets = table.column("synsets").combine_chunks()
@@ -224,40 +225,62 @@ def _build_from_gold_file(language: str, facet: str, gold: str, path: Path) -> G
     return build_index(language, facet, gold, file_digest(path), sent_ids, sentences, per_sentence, rows)
 
 
-_MEMORY: dict[tuple, GoldIndex] = {}
-
-
 def resolve_gold(gold: str | os.PathLike[str]) -> Path:
-    """A local, readable gold file for ``gold`` given by path or by URL (http, https, file).
+    """A local, readable gold file for ``gold`` given by path or by URL (https, file).
 
-    A URL is downloaded once into the cache directory (written atomically); the
-    index is then keyed by the file's sha256 as usual.
+    A ``file://`` URL is its path. An https URL (plain http only to this machine, redirects
+    included: :func:`triplebench.http.download`) is downloaded once into the cache directory
+    (written atomically); the index is then keyed by the file's sha256 as usual.
 
     Raises
     ------
     InputError
-        A missing path, a directory, FIFO or symlink loop, or a failed download.
+        A missing path, a directory, FIFO or symlink loop; plain http to another host; or a
+        failed download.
     """
-    text = str(gold)
-    if not text.startswith(("http://", "https://", "file://")):
-        return input_file(gold, "BenchIE gold file")
-    import urllib.error
-    import urllib.request
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
 
+    text = str(gold)
+    if text.startswith("file://"):
+        return input_file(url2pathname(urlsplit(text).path), "BenchIE gold file")
+    if not text.startswith(("http://", "https://")):
+        return input_file(gold, "BenchIE gold file")
+    from ...endpoints import check_url
+    from ...http import download
+
+    check_url(text, option="gold", example="https://example.org/gold.txt", opt_in=None)  # a cached copy too
     target = cache_dir() / "benchie" / f"gold-{hashlib.sha256(text.encode()).hexdigest()[:20]}.txt"
     if target.is_file():
         return target
-    try:
-        with urllib.request.urlopen(text, timeout=60) as response:
-            data = response.read()
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise InputError(text, None, f"cannot download the gold: {exc}", field="gold") from None
-    atomic_write(target, data)
+    atomic_write(target, download(text, "gold"))
     return target
 
 
-def load_index(language: str, facet: str, gold: str | os.PathLike[str] | None = None) -> GoldIndex:
+def gold_file_key(path: Path) -> tuple:
+    """What identifies a gold file in the gold memo: its resolved path, mtime and size (an edited file is a new gold)."""
+    stat = path.stat()
+    return "file", str(path.resolve()), stat.st_mtime_ns, stat.st_size
+
+
+def load_index(language: str, facet: str, location: DataLocation, gold: str | os.PathLike[str] | None = None) -> GoldIndex:
     """The index of (``language``, ``facet``), from the built dataset or a BenchIE-format ``gold`` file.
+
+    Kept once per process in the gold memo (:meth:`~triplebench.location.DataLocation.memo`):
+    the built gold per data location, a gold file by its path, mtime and size.
+
+    Parameters
+    ----------
+    language, facet : str
+        The gold language and facet (M reads the minimal expansion).
+    location : DataLocation
+        Where the built gold is read from.
+    gold : path or URL, optional
+        A BenchIE-format gold file instead of the built dataset.
+
+    Returns
+    -------
+    GoldIndex
 
     Raises
     ------
@@ -268,26 +291,11 @@ def load_index(language: str, facet: str, gold: str | os.PathLike[str] | None = 
         if facet == "E":
             raise InputError(None, None, "facet E needs an entity-facet gold file (gold=... / --gold FILE): "
                              "upstream has not published BenchIE-E", field="gold")
-        from ...resolver import context_key
-
-        key: tuple = (language, facet, context_key())
-    else:
-        gold = resolve_gold(gold)
-        stat = gold.stat()
-        key = (language, facet, str(gold.resolve()), stat.st_mtime_ns, stat.st_size)
-    found = _MEMORY.get(key)
-    if found is None:
-        if gold is not None:
-            found = _from_gold_file(language, facet, gold)
-        else:
-            found = _from_parquet(language, facet, f"{language}_minimal" if facet == "M" else f"{language}_expanded")
-        _MEMORY[key] = found
-    return found
-
-
-def clear_memory() -> None:
-    """Forget the indexes held in memory (the disk cache stays)."""
-    _MEMORY.clear()
+        config = f"{language}_minimal" if facet == "M" else f"{language}_expanded"
+        return location.memo(NAME, ("index", language, facet), lambda: _from_parquet(language, facet, config, location))
+    path = resolve_gold(gold)
+    return location.memo(NAME, ("index", language, facet, *gold_file_key(path)),
+                         lambda: _from_gold_file(language, facet, path))
 
 
 # --------------------------------------------------------------------------- cache
@@ -311,16 +319,20 @@ def _cached(language: str, facet: str, gold: str, digest: str, sources: list[Pat
 
 
 def _consistent(arrays: Mapping[str, np.ndarray]) -> bool:
-    """The index's own invariants: one text per sentence, CSR offsets, sorted unique keys, synsets in range."""
+    """The index's own invariants: sentences there, one text per unique id, CSR offsets over at least one
+    synset, non-empty tables of sorted unique keys, synsets in range."""
     offsets = arrays["synset_offsets"]
-    if arrays["sentences"].shape != arrays["sent_ids"].shape:
+    ids, sentences = arrays["sent_ids"], arrays["sentences"]
+    if ids.ndim != 1 or not len(ids) or sentences.shape != ids.shape or ids.dtype.kind != "U" \
+            or sentences.dtype.kind != "U" or len(np.unique(ids)) != len(ids):
         return False
-    if offsets.dtype != np.int64 or len(offsets) != len(arrays["sent_ids"]) + 1 or offsets[0] != 0 \
+    if offsets.dtype != np.int64 or len(offsets) != len(ids) + 1 or offsets[0] != 0 or offsets[-1] <= 0 \
             or np.any(np.diff(offsets) < 0):
         return False
     for table in ("strip", "raw", "lex"):
         keys, vals = arrays[f"{table}_keys"], arrays[f"{table}_vals"]
-        if keys.dtype != np.uint64 or vals.dtype != np.int64 or keys.shape != vals.shape or np.any(keys[1:] <= keys[:-1]):
+        if keys.dtype != np.uint64 or vals.dtype != np.int64 or keys.ndim != 1 or keys.shape != vals.shape \
+                or not len(keys) or np.any(keys[1:] <= keys[:-1]):
             return False
         if len(vals) and (vals.min() < 0 or vals.max() >= offsets[-1]):
             return False

@@ -21,6 +21,7 @@ import numpy as np
 from .words import words, words_of
 
 if TYPE_CHECKING:
+    from ...location import DataLocation
     from .index import GoldIndex
 
 LANGUAGE_NAMES = {"en": "English", "de": "German", "zh": "Chinese"}
@@ -132,15 +133,16 @@ def lowercased_note(texts: list[str], sent_ids: list[str], index: GoldIndex) -> 
             "words cannot match")
 
 
-def mismatch(extraction_words: list[list[str]], sent_ids: list[str], index: GoldIndex) -> str | None:
+def mismatch(extraction_words: list[list[str]], sent_ids: list[str], index: GoldIndex, location: DataLocation) -> str | None:
     """The hint naming the built gold the extractions fit instead of ``index``'s, or ``None``.
 
-    Tried: the other two languages (same ids), then ids shifted by one.
+    Tried: the other two languages (same ids; their built gold read from ``location``), then ids
+    shifted by one.
     """
     from .index import load_index
 
     for other in (lang for lang in LANGUAGE_NAMES if lang != index.language):
-        fit, total = fitting(word_fit(extraction_words, sent_ids, load_index(other, "default")))
+        fit, total = fitting(word_fit(extraction_words, sent_ids, load_index(other, "default", location)))
         if total and fit / total >= REFUSE_BELOW:
             return (f"they fit the {LANGUAGE_NAMES[other]} sentences ({fit} of {total}): wrong language? "
                     f"pass language='{other}' (--language {other})")

@@ -1,17 +1,13 @@
-"""The ``report_benchie`` stage: every published BenchIE system output scored, reference semantics.
+"""BenchIE's report stage: every published BenchIE system output scored, reference semantics.
 
-``python -m triplebench.benchmarks.benchie.report`` (or ``triplebench report benchie``) scores each
-system of the built ``systems`` config under the facets of the ``report_benchie``
-section of ``params.yaml`` and writes, atomically:
+``triplebench report benchie`` scores each system of the built ``systems`` config under the
+facets of its ``params.yaml`` section (``reports: benchie:``) and writes into its folder
+(``reports/stages/benchie/``):
 
-* ``reports/benchie.json`` (DVC metrics): per system and facet P/R/F1/TP/FP/FN, and the
-  default-facet slot-error shares and error buckets (paper names ``"(1, 1, 0)"``,
-  1 = slot right);
-* ``reports/benchie_meta.json``: language, extraction count and the signature of
-  every number;
-* ``reports/plots/benchie_slot_errors.json`` (paper Figure 1: one row per system and
-  slot) and ``reports/plots/benchie_error_buckets.json`` (Figure 2: one row per system
-  and bucket; ties counted in every bucket).
+* ``report.json``: per system and facet P/R/F1/TP/FP/FN, and the default-facet slot-error
+  shares (paper Figure 1) and error buckets (Figure 2; paper names ``"(1, 1, 0)"``, 1 = slot
+  right, ties counted in every bucket);
+* ``meta.json``: language, extraction count and the signature of every number.
 
 Facet E is absent: upstream has not published its gold.
 """
@@ -20,32 +16,23 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...io import atomic_write_text, output_file
+from ...benchmark import ReportStage
+from ...io import atomic_write_text
 
 if TYPE_CHECKING:
     from ...reports.parts import IndexPart
     from ...reports.significance import Published
 
-PLOTS = ("benchie_slot_errors.json", "benchie_error_buckets.json")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triplebench report benchie", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default="reports/benchie.json", metavar="JSON", help="metrics file (default %(default)s)")
-    parser.add_argument("--plots", default="reports/plots", metavar="DIR", help="folder of the plot files (default %(default)s)")
-    return parser
-
-
 def _systems() -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(system, language) -> its extraction records, from the built ``systems`` config."""
-    from ...data import load_table
+    from ...location import DataLocation
 
-    table = load_table("benchie", "systems", "test").select(["system", "language", "sent_id", "subject", "relation", "object"])
+    table = DataLocation.default().table("benchie", "systems", "test",
+                                         columns=["system", "language", "sent_id", "subject", "relation", "object"])
     systems: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in table.to_pylist():
         systems.setdefault((row.pop("system"), row.pop("language")), []).append(row)
@@ -72,14 +59,14 @@ def system_entry(predictions: Any, language: str, facets: list[str], **options: 
     (dict, dict)
         The entry and facet -> signature.
     """
-    from . import score
+    from ...registry import load
     from .analysis import PATTERNS, bucket_name, readable
 
     paper_name = {readable(p): bucket_name(p) for p in PATTERNS}
     entry: dict = {}
     signatures = {}
     for facet in facets:
-        result = score(predictions, language=language, facet=facet, errors=facet == "default", **options)
+        result = load("benchie").score(predictions, language=language, facet=facet, errors=facet == "default", **options)
         entry[facet] = {**result.scores, **{k: result.counts[k] for k in ("tp", "fp", "fn")}}
         signatures[facet] = result.signature
         if facet == "default":
@@ -89,46 +76,50 @@ def system_entry(predictions: Any, language: str, facets: list[str], **options: 
     return entry, signatures
 
 
-def build_report(facets: list[str]) -> tuple[dict, dict, list[dict], list[dict]]:
-    """Metrics, meta and the two plot tables (see the module docstring)."""
+def build_report(facets: list[str]) -> tuple[dict, dict]:
+    """The report and its meta (see the module docstring)."""
     metrics: dict = {}
     meta: dict = {"facet_E": "not scored: upstream has not published the BenchIE-E gold", "systems": {}}
-    slots, buckets = [], []
     for (system, lang), records in _systems().items():
         entry, signatures = system_entry(records, lang, facets)
         meta["systems"][system] = {"language": lang, "extractions": len(records), "signatures": signatures}
         metrics[system] = entry
-        slots += [{"system": system, "slot": k, "share": round(v, 6)} for k, v in entry["slot_error_share"].items()]
-        buckets += [{"system": system, "bucket": k, "count": v} for k, v in entry["error_buckets"].items()]
-    return metrics, meta, slots, buckets
+    return metrics, meta
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the stage; return the exit status.
+def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+    """Run the stage into ``folder``; return the exit status.
+
+    Parameters
+    ----------
+    folder : Path
+        Where to write ``report.json`` and ``meta.json``.
+    settings : dict
+        ``facets`` (``default`` among them).
+    argv : sequence of str
+        No options: ``--help`` prints this module's description.
+
+    Returns
+    -------
+    int
+        0.
 
     Raises
     ------
     InputError
-        ``--out`` is a directory or ``--plots`` is not a directory.
+        ``facets`` without ``default``.
     """
     from ...errors import InputError
-    from ...reports import report_params
 
-    args = _parser().parse_args(argv)
-    facets = list(report_params("report_benchie")["facets"])
+    argparse.ArgumentParser(prog="triplebench report benchie", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
+    facets = list(settings["facets"])
     if "default" not in facets:
-        raise InputError("params.yaml", None, "report_benchie.facets must include 'default' (the slot-error analysis)",
+        raise InputError("params.yaml", None, "reports.benchie.facets must include 'default' (the slot-error analysis)",
                          field="facets")
-    out = output_file(args.out, "metrics file")
-    plots = Path(args.plots)
-    if plots.exists() and not plots.is_dir():
-        raise InputError(plots, None, "not a directory: expected the folder of the plot files", field="plots")
-    targets = [output_file(plots / name, "plot file") for name in PLOTS]
-    metrics, meta, slots, buckets = build_report(facets)
-    atomic_write_text(out.with_name(out.stem + "_meta.json"), json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
-    for target, rows in zip(targets, (slots, buckets)):
-        atomic_write_text(target, json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
-    atomic_write_text(out, json.dumps(metrics, indent=1, ensure_ascii=False) + "\n")
+    metrics, meta = build_report(facets)
+    atomic_write_text(folder / "meta.json", json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+    atomic_write_text(folder / "report.json", json.dumps(metrics, indent=1, ensure_ascii=False) + "\n")
     for system, entry in metrics.items():
         print(f"{system:<10} {meta['systems'][system]['language']} "
               + "  ".join(f"{f} F1 {entry[f]['f1']:.2f}" for f in facets))
@@ -137,8 +128,6 @@ def main(argv: list[str] | None = None) -> int:
 
 #: where BenchIE's section goes in ``reports/index.html`` (:class:`~triplebench.reports.parts.IndexPart`)
 POSITION = 2
-#: the scorer options every system added with ``triplebench report benchie --add`` must set
-ADD_REQUIRES = ("language",)
 #: slot names in the order the BenchIE paper draws them
 SLOTS = ("subject", "relation", "object")
 SLOT_COLOURS = {"subject": "#4477aa", "relation": "#ee6677", "object": "#228833"}
@@ -214,7 +203,7 @@ def benchie_error_buckets(buckets: Mapping[str, Mapping[str, int]]) -> str:
 
 
 def figures(report: Mapping[str, Any]) -> dict[str, str]:
-    """The two figures of ``reports/benchie.json``'s layout: name -> SVG text."""
+    """The two figures of ``report.json``'s layout: name -> SVG text."""
     return {"benchie_slot_errors": benchie_slot_errors({k: v["slot_error_share"] for k, v in report.items()}),
             "benchie_error_buckets": benchie_error_buckets({k: v["error_buckets"] for k, v in report.items()})}
 
@@ -226,9 +215,9 @@ def section_html(report: Mapping[str, Any], meta: Mapping[str, Any], slot_svg: s
     Parameters
     ----------
     report : mapping
-        ``reports/benchie.json``'s layout: system -> per facet scores, slot-error shares, buckets.
+        ``report.json``'s layout: system -> per facet scores, slot-error shares, buckets.
     meta : mapping
-        ``reports/benchie_meta.json``'s layout (``systems`` -> ``language``; ``facet_E``).
+        ``meta.json``'s layout (``systems`` -> ``language``; ``facet_E``).
     slot_svg, bucket_svg : str
         :func:`benchie_slot_errors`, :func:`benchie_error_buckets`.
     pub : Published or None
@@ -241,21 +230,21 @@ def section_html(report: Mapping[str, Any], meta: Mapping[str, Any], slot_svg: s
     str
         The section's HTML.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.html import figure, paragraph, section, table
     from ...reports.sections import fmt, interval_cell, significance_matrix, significance_note
     from .paper import TABLE5
 
     heads = ["system", "lang", "paper P", "paper R", "paper F1", "P", "R", "F1", "F1 interval", "F1 (C)", "F1 (M)"]
     rows = []
-    for name, entry in report.items():
+    for name, facets in report.items():
         ref = TABLE5.get(name, {})
         lang = meta.get("systems", {}).get(name, {}).get("language")
         result = pub.results.get(name) if pub else None
-        d = entry["default"]
+        d = facets["default"]
         rows.append([name, lang, *(fmt(ref.get(k), 2) for k in ("precision", "recall", "f1")),
                      fmt(d["precision"]), fmt(d["recall"]), fmt(d["f1"]), interval_cell(result, "f1"),
-                     fmt(entry.get("C", {}).get("f1")), fmt(entry.get("M", {}).get("f1"))])
+                     fmt(facets.get("C", {}).get("f1")), fmt(facets.get("M", {}).get("f1"))])
     parts = [
         paragraph("Published system outputs, default facet (C and M facets beside). 'paper' = Table 5 of the "
                   "BenchIE paper (two decimals); the paper's single ROIE is not matched to either released ROIE output."),
@@ -269,24 +258,24 @@ def section_html(report: Mapping[str, Any], meta: Mapping[str, Any], slot_svg: s
             if len(names) > 1:
                 parts.append(significance_matrix(pub, names, f"Pairwise paired bootstrap (F1), language {group}"))
     parts.append(significance_note(pub, error))
-    return section("benchie", get("benchie").title, parts)
+    return section("benchie", entry("benchie").title, parts)
 
 
 def metrics_rows(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
-    """``reports/benchie.json`` -> system -> default-facet {P, R, F1}."""
+    """``report.json`` -> system -> default-facet {P, R, F1}."""
     from ...reports.metrics import r3
 
     return {name: {"P": r3(m["default"]["precision"]), "R": r3(m["default"]["recall"]), "F1": r3(m["default"]["f1"])}
             for name, m in report.items()}
 
 
-def index_part(reports: Path, settings: dict[str, Any], significance: bool = True) -> IndexPart:
-    """BenchIE's part of ``reports/index.html``, from what this stage wrote under ``reports``.
+def index_part(folders: dict[str, Path], settings: dict[str, Any], significance: bool = True) -> IndexPart:
+    """BenchIE's part of ``reports/index.html``, from what its report stage wrote.
 
     Parameters
     ----------
-    reports : Path
-        The reports folder (``benchie.json``, ``benchie_meta.json``).
+    folders : dict
+        Report stage -> its folder (``benchie``: ``report.json``, ``meta.json``).
     settings : dict
         The ``report_index`` section of ``params.yaml`` (``resamples``, ``seed``, ``level``).
     significance : bool
@@ -298,15 +287,15 @@ def index_part(reports: Path, settings: dict[str, Any], significance: bool = Tru
         The section, the figures ``benchie_slot_errors`` and ``benchie_error_buckets`` and
         one metrics row per system (default facet).
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.parts import IndexPart, read_json
     from ...reports.significance import published_or_reason
 
-    report, meta = read_json(reports / "benchie.json"), read_json(reports / "benchie_meta.json")
+    report, meta = read_json(folders["benchie"] / "report.json"), read_json(folders["benchie"] / "meta.json")
     svgs = figures(report)
     pub, error = published_or_reason("benchie", settings, significance)
     html = section_html(report, meta, svgs["benchie_slot_errors"], svgs["benchie_error_buckets"], pub, error)
-    return IndexPart("benchie", get("benchie").title, html, svgs, metrics_rows(report), POSITION)
+    return IndexPart("benchie", entry("benchie").title, html, svgs, metrics_rows(report), POSITION)
 
 
 def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], settings: dict[str, Any]) -> str:
@@ -326,13 +315,14 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
     str
         The section's HTML.
     """
-    from ...data import load_table
+    from ...location import DataLocation
 
     facets = ["default", "C", "M"]
-    published = load_table("benchie", "systems", "test").select(["system", "language"]).to_pylist()
+    systems = DataLocation.default().table("benchie", "systems", "test")
+    published = systems.select(["system", "language"]).to_pylist()
     language = {row["system"]: row["language"] for row in published}
     records: dict[str, list[dict[str, Any]]] = {}
-    for row in load_table("benchie", "systems", "test").to_pylist():
+    for row in systems.to_pylist():
         records.setdefault(row["system"], []).append(row)
     metrics, meta = {}, {"systems": {}}
     for name in pub.results:
@@ -347,6 +337,11 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
         meta["systems"][name] = {"language": lang}
     svgs = figures(metrics)
     return section_html(metrics, meta, svgs["benchie_slot_errors"], svgs["benchie_error_buckets"], pub, None)
+
+
+#: BenchIE's report (:meth:`triplebench.benchmark.Benchmark.report`); every system added with
+#: ``triplebench report benchie --add`` must set its ``language``
+STAGE = ReportStage(main, index_part, add_section, add_requires=("language",))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,12 +13,14 @@ from ...errors import CoverageError
 from ...scoring.result import Coverage, Result
 from ...scoring.units import SummedUnits
 from . import placement
-from .index import US, GoldIndex, hash_keys, load_index, resolve_gold
+from .index import NAME, US, GoldIndex, hash_keys, load_index, resolve_gold
 from .matches import Matches, prf
 from .predictions import Predictions, read_predictions
 from .words import HAN, words_of
 
-BENCHMARK = "benchie"
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
 METRICS = ("precision", "recall", "f1")
 
 
@@ -118,11 +120,25 @@ def _script_counts(slots: list[str], n: int) -> tuple[int, int]:
 
 @dataclass
 class Scoring:
-    """One scoring call's settings (validated options)."""
+    """One scoring call: its settings (validated options) and where the built gold is read from;
+    :meth:`run` builds the result.
+
+    Attributes
+    ----------
+    language, facet : str
+        The gold (selectors).
+    gold : Path or None
+        A BenchIE-format gold file (path or URL until :meth:`run` resolves it) instead of the built dataset.
+    location : DataLocation
+        Where the built gold is read from (and the signature's data version).
+    normalize, fmt, allow_partial, errors, buckets, subset
+        The options of :func:`triplebench.benchmarks.benchie.score`.
+    """
 
     language: str
     facet: str
     gold: Path | None
+    location: DataLocation
     normalize: str | None
     fmt: str | None
     allow_partial: bool
@@ -143,7 +159,7 @@ class Scoring:
             fields["subset"] = True
         if self.allow_partial:
             fields["partial"] = True
-        return make_signature(BENCHMARK, **fields)
+        return make_signature(NAME, self.location, **fields)
 
     def run(self, predictions: Any) -> BenchieResult:
         """Read, place, check, match and count (see :func:`triplebench.benchmarks.benchie.score`)."""
@@ -153,9 +169,9 @@ class Scoring:
         if self.buckets:  # a bad label file is refused before anything is read or matched
             from .analysis import load_labels
 
-            labels = load_labels(self.buckets, self.language)
+            labels = load_labels(self.buckets, self.language, self.location)
         preds = read_predictions(predictions, self.fmt)
-        index = load_index(self.language, self.facet, gold)
+        index = load_index(self.language, self.facet, self.location, gold)
         warnings: list[str] = []
         original = preds.subjects + preds.relations + preds.objects
         if self.normalize:
@@ -213,14 +229,14 @@ class Scoring:
                                  "fn": m.fn[keep].tolist()}}
         stats = np.stack([m.tp[keep], m.fp[keep], m.fn[keep]], axis=1)
         result = BenchieResult(
-            BENCHMARK, self.signature(index, preds.format), {"precision": precision, "recall": recall, "f1": f1},
+            NAME, self.signature(index, preds.format), {"precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings, details=details,
             units=SummedUnits("sentence", ids, stats, METRICS, _finish),
         )
         if self.errors:
             from .analysis import slot_errors
 
-            result.details["errors"] = slot_errors(preds, index, m, self.language, self.facet, gold).to_details()
+            result.details["errors"] = slot_errors(preds, index, m, self.language, self.facet, gold, self.location).to_details()
         if labels is not None:
             from .analysis import bucket_scores
 
@@ -269,7 +285,7 @@ class Scoring:
             warnings.append(lowercased)
         fits, measured = placement.fitting(placement.word_fit(extraction_words, sent_ids, index))
         if measured and fits / measured < placement.REFUSE_BELOW and self.gold is None:
-            hint = placement.mismatch(extraction_words, sent_ids, index)
+            hint = placement.mismatch(extraction_words, sent_ids, index, self.location)
             if hint is not None:
                 cause = f"{'sampled ' if len(rows) < len(preds) else ''}extractions have words mostly outside " \
                         f"their {name} gold sentence"

@@ -74,32 +74,37 @@ Defined behaviour of unusual input: an empty predicate or no arguments is scored
 from __future__ import annotations
 
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ...benchmark import Benchmark
+from ...builders import DatasetBuilder
 from ...errors import InputError
 from ...metric_spec import MetricSpec
-from ...options import COMMON, Option, validate
-from ...resolver import data_context
-from ...scoring.result import Result
-from ...scoring.significance import with_intervals
+from ...options import COMMON, Option
 from .matching import PREPOSITIONS, CarbUnits, normalize_key
-from .scorer import FORMATS, MATCHERS, CarbResult, CarbScorer, scorer
+from .scorer import FORMATS, MATCHERS, CarbResult, EncodedGold, encoded_gold
+
+if TYPE_CHECKING:
+    from ...benchmark import CliExtras, ReportStage
+    from ...formats.layouts import Layout
+    from ...harness import Task
+    from ...location import DataLocation
+    from ...scoring.result import Result
 
 __all__ = [
+    "BENCHMARK",
     "EVALUATE",
     "MATCHERS",
     "OPTIONS",
     "PREPOSITIONS",
     "CarbResult",
-    "CarbScorer",
     "CarbUnits",
+    "EncodedGold",
+    "encoded_gold",
     "from_evaluate",
     "normalize_key",
     "score",
-    "scorer",
 ]
-
-BENCHMARK = "carb"
 
 OPTIONS: tuple[Option, ...] = (
     Option("split", "choice", "test", "gold split", choices=("test", "dev")),
@@ -115,6 +120,129 @@ OPTIONS: tuple[Option, ...] = (
            "of sentences); marked in the signature"),
     *COMMON,
 )
+
+
+def _features() -> Any:
+    import datasets
+
+    return datasets.Features({"predictions": {
+        "sentence": datasets.Value("string"), "confidence": datasets.Value("float64"),
+        "predicate": datasets.Value("string"), "arguments": datasets.Sequence(datasets.Value("string")),
+    }})
+
+
+EVALUATE = MetricSpec(
+    description=(
+        "CaRB scores n-ary Open IE extractions by token overlap with crowdsourced gold extractions: precision "
+        "and recall at every distinct confidence threshold (greedy one-to-one matching for precision, best "
+        "match per gold extraction for recall), the optimal-F1 point and the area under the PR curve. "
+        "Reference-exact: reproduces dair-iitd/CaRB carb.py digit for digit."
+    ),
+    citation="""\
+@inproceedings{bhardwaj-etal-2019-carb,
+  title = {{CaRB}: A Crowdsourced Benchmark for Open {IE}},
+  author = {Bhardwaj, Sangnie and Aggarwal, Samarth and Mausam},
+  booktitle = {Proceedings of EMNLP-IJCNLP 2019},
+  year = {2019},
+  pages = {6262--6267},
+  doi = {10.18653/v1/D19-1651}
+}
+""",
+    inputs="""
+Args:
+    predictions: list of extractions, each a dict with sentence (str), confidence (float),
+        predicate (str) and arguments (list of str). Give every extraction for the whole split.
+    matcher, binary, allow_partial, bootstrap, seed, level: the scorer's options.
+Returns:
+    Result.to_dict(): scores (auc, precision, recall, f1 as fractions), counts, coverage,
+    warnings, details (curve, reference_line), intervals, signature.
+""",
+    reference_urls=("https://github.com/dair-iitd/CaRB", "https://aclanthology.org/D19-1651/"),
+    features=_features,
+    config_option="split",
+    schemas={"predictions": "carb/prediction"},
+)
+
+
+class Carb(Benchmark):
+    """CaRB (see the module docstring): the hooks of :class:`~triplebench.benchmark.Benchmark`."""
+
+    name = "carb"
+    options = OPTIONS
+    metric = EVALUATE
+
+    def read_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The validated options; the reference's ``predMatch`` is named as not offered (not merely unknown)."""
+        if options.get("matcher") == "predMatch":
+            raise InputError.option("matcher", "predMatch", "a matcher other than predMatch (it needs NLTK's English "
+                                    "stop-word corpus and is not offered)")
+        return super().read_options(options)
+
+    def check(self, predictions: Any, gold: Any, options: dict[str, Any]) -> None:
+        """``matcher`` and ``binary`` need a value."""
+        for name in ("matcher", "binary"):
+            if options[name] is None:
+                raise InputError.option(name, None, "a value")
+
+    def compute(self, predictions: Any, gold: Any, options: dict[str, Any], location: DataLocation) -> CarbResult:
+        """Score against the built split (encoded once per process and location) or a gold TSV."""
+        split, matcher, binary = options["split"], options["matcher"], options["binary"]
+        scorer = encoded_gold(split, matcher, binary, location) if gold is None else \
+            EncodedGold(split, matcher, binary, location, gold=gold)
+        return scorer.score(predictions, fmt=options["fmt"], allow_partial=options["allow_partial"], subset=options["subset"])
+
+    def dataset(self) -> DatasetBuilder:
+        """The ``gold`` and ``systems`` configs (:mod:`.build`)."""
+        from . import build
+
+        return DatasetBuilder(build.CONFIGS, build.build)
+
+    def warm_up(self, location: DataLocation) -> bool:
+        """Score one tiny input with a bootstrap, so numba compiles the matching and resampling
+        kernels (ROBUST's too) into its cache.
+
+        Returns
+        -------
+        bool
+            False when the built gold is not available here (the kernels compile on first use).
+        """
+        from .gold import built_gold
+
+        if not location.has(self.name, "gold", "test"):
+            return False
+        sentence = built_gold("test", location).sentences[0]
+        self.score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
+                   allow_partial=True, bootstrap=2, **location.as_options())
+        return True
+
+    def layouts(self) -> tuple[Layout, ...]:
+        """Every OpenIE system-output layout (:data:`.formats.LAYOUTS`)."""
+        from .formats import LAYOUTS
+
+        return LAYOUTS
+
+    def report(self) -> ReportStage:
+        """The published systems' table, PR curves and significance matrix (:mod:`.report`)."""
+        from .report import STAGE
+
+        return STAGE
+
+    def cli(self) -> CliExtras:
+        """``--curve FILE`` (:mod:`.cli`)."""
+        from .cli import EXTRAS
+
+        return EXTRAS
+
+
+    def tasks(self, *, shots: int = 0, location: DataLocation | None = None) -> tuple[Task, ...]:
+        """The 641 test sentences, Open IE with n-ary tuples (:mod:`.task`)."""
+        from ...location import DataLocation
+        from .task import tasks
+
+        return tasks(shots, location or DataLocation.default())
+
+#: the benchmark (:func:`triplebench.registry.load`)
+BENCHMARK = Carb()
 
 
 def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **options: Any) -> Result:
@@ -169,18 +297,7 @@ def score(predictions: Any, *, gold: str | PathLike[str] | None = None, **option
     >>> r.signature  # doctest: +ELLIPSIS
     'carb|split:test|matcher:binary_linient_tuple_match|binary:no|format:records|subset:yes|data:...'
     """
-    if options.get("matcher") == "predMatch":
-        raise InputError.option("matcher", "predMatch", "a matcher other than predMatch (it needs NLTK's English "
-                                "stop-word corpus and is not offered)")
-    opts = validate(OPTIONS, options)
-    for name in ("split", "matcher", "binary"):
-        if opts[name] is None:
-            raise InputError.option(name, None, "a value")
-    with data_context(opts):
-        s = scorer(opts["split"], opts["matcher"], opts["binary"]) if gold is None else \
-            CarbScorer(opts["split"], opts["matcher"], opts["binary"], gold=gold)
-        result = s.score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"], subset=opts["subset"])
-    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
+    return BENCHMARK.score(predictions, gold=gold, **options)
 
 
 def from_evaluate(predictions: Any, references: Any = None, **options: Any) -> Result:
@@ -217,70 +334,4 @@ def from_evaluate(predictions: Any, references: Any = None, **options: Any) -> R
     >>> r.rounded()
     {'auc': 0.606, 'precision': 1.0, 'recall': 0.606, 'f1': 0.755}
     """
-    if references is not None and any(r is not None for r in references):
-        raise InputError("<references>", None, "CaRB's gold is built in: pass predictions only (no references)",
-                         field="references")
-    return score(predictions, **options)
-
-
-def _features() -> Any:
-    import datasets
-
-    return datasets.Features({"predictions": {
-        "sentence": datasets.Value("string"), "confidence": datasets.Value("float64"),
-        "predicate": datasets.Value("string"), "arguments": datasets.Sequence(datasets.Value("string")),
-    }})
-
-
-EVALUATE = MetricSpec(
-    description=(
-        "CaRB scores n-ary Open IE extractions by token overlap with crowdsourced gold extractions: precision "
-        "and recall at every distinct confidence threshold (greedy one-to-one matching for precision, best "
-        "match per gold extraction for recall), the optimal-F1 point and the area under the PR curve. "
-        "Reference-exact: reproduces dair-iitd/CaRB carb.py digit for digit."
-    ),
-    citation="""\
-@inproceedings{bhardwaj-etal-2019-carb,
-  title = {{CaRB}: A Crowdsourced Benchmark for Open {IE}},
-  author = {Bhardwaj, Sangnie and Aggarwal, Samarth and Mausam},
-  booktitle = {Proceedings of EMNLP-IJCNLP 2019},
-  year = {2019},
-  pages = {6262--6267},
-  doi = {10.18653/v1/D19-1651}
-}
-""",
-    inputs="""
-Args:
-    predictions: list of extractions, each a dict with sentence (str), confidence (float),
-        predicate (str) and arguments (list of str). Give every extraction for the whole split.
-    matcher, binary, allow_partial, bootstrap, seed, level: the scorer's options.
-Returns:
-    Result.to_dict(): scores (auc, precision, recall, f1 as fractions), counts, coverage,
-    warnings, details (curve, reference_line), intervals, signature.
-""",
-    reference_urls=("https://github.com/dair-iitd/CaRB", "https://aclanthology.org/D19-1651/"),
-    features=_features,
-    config_option="split",
-    schemas={"predictions": "carb/prediction"},
-)
-
-
-def warm_up() -> bool:
-    """Score one tiny input with a bootstrap, so numba compiles the matching and resampling
-    kernels (ROBUST's too) into its cache (:func:`triplebench.warmup.warm_up` calls this).
-
-    Returns
-    -------
-    bool
-        False when the built gold is not available here (the kernels compile on first use).
-    """
-    from ...errors import TripleBenchError
-    from .gold import built_gold
-
-    try:
-        sentence = built_gold("test").sentences[0]
-    except TripleBenchError:
-        return False
-    score([{"sentence": sentence, "confidence": 0.5, "predicate": "is", "arguments": ["it", "warm"]}],
-          allow_partial=True, bootstrap=2)
-    return True
+    return BENCHMARK.from_evaluate(predictions, references, **options)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ...benchmark import CliExtras
 from ...errors import InputError
 from ...io import atomic_write_text, output_file
 from ...options import Option
 
-EXTRA: tuple[Option, ...] = (
+_OPTIONS: tuple[Option, ...] = (
     Option("curve", "path", None, "write the PR curve here, as the reference --out dump (Precision, Recall, Confidence)"),
 )
 
@@ -48,3 +49,7 @@ def after(args: argparse.Namespace, named_results: list[tuple[str, Any]]) -> Non
     """Write ``--curve`` (atomically) for the one scored file."""
     if getattr(args, "curve", None):
         atomic_write_text(output_file(args.curve, "PR-curve file"), dump(named_results[0][1].details["curve"]))
+
+
+#: what ``triplebench score carb`` adds (:meth:`triplebench.benchmark.Benchmark.cli`)
+EXTRAS = CliExtras(_OPTIONS, inputs, after)

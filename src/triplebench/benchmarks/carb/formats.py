@@ -33,7 +33,10 @@ Formats (``FORMATS``):
   The reference looks the sentence up in a sentence file that CaRB never published
   (``int(column 2) - 1``); here the sentence is column 13 of the line itself;
 * ``ollie``: header line, then ``conf, a1, rel, a2, enabler, attribution, sentence``;
-* ``stanford``: ``..., a1, rel, a2 (cols 3-5), ..., conf (col 12), sentence (col 13)``;
+* ``stanford``: Stanford CoreNLP's ``OpenIE -format reverb`` output (17 columns: a document id
+  such as ``no_doc_id``, the sentence index, ``a1, rel, a2`` (cols 3-5), six token offsets,
+  ``conf`` (col 12), the sentence (col 13), POS tags and three lemma columns); the reference
+  reads columns 3-5, 12 and 13, so 13 columns are enough;
 * ``allennlp`` (OpenIE6, IMoJIE, MoIE, CompactIE, DetIE): ``sentence \t extraction \t
   confidence``, read as OpenIE6's ``carb/oie_readers/allennlpReader.py`` reads it: the
   extraction column holds ``<arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>``; arg1, rel and
@@ -328,8 +331,9 @@ def read_ollie(path, report: ReadReport, lines: list[str] | None = None) -> Iter
 
 
 def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
-    """Extractions of Stanford OpenIE's 13-column output."""
-    return _read_13_columns(path, report, lines, "Stanford OpenIE: ..., arg1, rel, arg2, ..., confidence, sentence")
+    """Extractions of Stanford CoreNLP OpenIE's ``-format reverb`` output (17 columns, 13 read)."""
+    return _read_13_columns(path, report, lines, "Stanford CoreNLP: doc id, sentence index, arg1, rel, arg2, "
+                            "6 token offsets, confidence, sentence")
 
 
 def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
@@ -477,8 +481,11 @@ LAYOUTS = (
      "\tB-NP B-VP B-PP B-NP I-NP O\the\tserve as\tprime minister"),
     ("ollie", "carb robust benchie(en)", "a header line, then confidence, arg1, rel, arg2, enabler, attribution, sentence",
      "0.9\tHe\tserved as\tPrime Minister\t\t\tHe served as Prime Minister ."),
-    ("stanford", "carb robust benchie(en)", "13 Stanford columns: arg1, rel, arg2 in 3-5, confidence in 12, sentence in 13",
-     "0\t1\tHe\tserved as\tPrime Minister\t0\t1\t1\t3\t3\t5\t1.0\tHe served as Prime Minister ."),
+    ("stanford", "carb robust benchie(en)",
+     "CoreNLP `OpenIE -format reverb`, 17 columns: doc id (no_doc_id, a number or a path), sentence index, arg1, rel, "
+     "arg2, 6 token offsets, confidence, sentence, POS tags, 3 lemma columns (13 columns are enough)",
+     "no_doc_id\t0\tHe\tserved as\tPrime Minister\t0\t1\t1\t3\t3\t5\t1.000\tHe served as Prime Minister ."
+     "\tPRP VBD IN NNP NNP .\the\tserve as\tPrime Minister"),
     ("jsonl", "carb benchie", "one JSON object per line: sentence (BenchIE: sent_id or sentence), confidence, "
      "predicate, arguments",
      '{"sentence": "He served as Prime Minister .", "confidence": 0.9, "predicate": "served as", '

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .matching import Extractions
 
-BENCHMARK = "carb"
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "carb"
 #: bump when the cache layout changes
 _CACHE_VERSION = 5  # 5: gold arguments cached without their context ("C: ") arguments
 
@@ -53,33 +55,46 @@ def _from_rows(rows: list, source: str) -> GoldData:
     return GoldData(Extractions(sentence, predicate, arguments, np.ones(len(predicate))), [t for t, _ in rows], source)
 
 
-def verified_cache(name: str, sources: list[Path], build: Callable[[], Any]) -> Any:
-    """:func:`triplebench.cache.verified_cache` of a CaRB value (``carb-<name>``, this layout version)."""
+def verified_cache(name: str, sources: list[Path], build: Callable[[], Any], check: Callable[[Any], bool]) -> Any:
+    """:func:`triplebench.cache.verified_cache` of a CaRB value (``carb-<name>``, this layout version,
+    ``check``: the value's shape)."""
     from ...cache import verified_cache as cached
 
-    return cached(f"carb-{name}", sources, build, _CACHE_VERSION)
+    return cached(f"carb-{name}", sources, build, _CACHE_VERSION, check)
 
 
-def _parquet_rows(split: str) -> list:
-    from ...data import load_table
+def _texts(value: Any) -> bool:
+    """Whether ``value`` is a non-empty list of strings."""
+    return isinstance(value, list) and bool(value) and all(isinstance(text, str) for text in value)
 
-    table = load_table(BENCHMARK, "gold", split)
+
+def _gold_rows(value: Any) -> bool:
+    """Whether a cached split is its rows' shape: ``[[sentence, [[predicate, [argument, ...]], ...]], ...]``,
+    one row per distinct sentence, at least one."""
+    return (isinstance(value, list) and bool(value) and _texts([row[0] for row in value])
+            and len({row[0] for row in value}) == len(value)
+            and all(len(row) == 2 and isinstance(row[1], list) for row in value)
+            and all(len(ext) == 2 and isinstance(ext[0], str) and isinstance(ext[1], list)
+                    and all(isinstance(a, str) for a in ext[1]) for row in value for ext in row[1]))
+
+
+def _parquet_rows(split: str, location: DataLocation) -> list:
+    table = location.table(NAME, "gold", split)
     return [
         (sentence, [(e["predicate"], _no_context(e["arguments"])) for e in exts])
         for sentence, exts in zip(table.column("sentence").to_pylist(), table.column("extractions").to_pylist())
     ]
 
 
-def built_gold(split: str) -> GoldData:
-    """The gold of ``split`` from the built dataset (read once per process and location)."""
-    from ...data import require_parquet
+def built_gold(split: str, location: DataLocation) -> GoldData:
+    """The gold of ``split`` from the built dataset at ``location`` (read once per process and location)."""
 
-    return _built_gold_at(split, require_parquet(BENCHMARK, "gold", split))
+    def build() -> GoldData:
+        parquet = location.parquet(NAME, "gold", split)
+        return _from_rows(verified_cache(f"gold-{split}", [parquet], lambda: _parquet_rows(split, location), _gold_rows),
+                          "dataset")
 
-
-@lru_cache(maxsize=4)
-def _built_gold_at(split: str, parquet: Path) -> GoldData:
-    return _from_rows(verified_cache(f"gold-{split}", [parquet], lambda: _parquet_rows(split)), "dataset")
+    return location.memo(NAME, ("gold", split), build)
 
 
 def tsv_gold(path: str | PathLike[str]) -> GoldData:
@@ -92,7 +107,7 @@ def tsv_gold(path: str | PathLike[str]) -> GoldData:
     return _from_rows(rows, "custom:" + Path(path).name)
 
 
-def corpus_keys() -> frozenset[str]:
+def corpus_keys(location: DataLocation) -> frozenset[str]:
     """Keys of every sentence of the CaRB source corpus: both splits and every sentence the
     published system outputs were run on (the OIE2016 corpus CaRB was drawn from).
 
@@ -100,24 +115,21 @@ def corpus_keys() -> frozenset[str]:
     of them outside the test split; the reference scores them (they add thresholds), so
     a prediction on a corpus sentence outside the split is not a mismatch.
     """
-    from ...data import parquet_path
+    from ...location import parquet_relpath
 
-    return _corpus_keys_at(tuple(parquet_path(BENCHMARK, config, split) for config in ("gold", "systems")
-                                 for split in ("dev", "test")))
+    def build() -> frozenset[str]:
+        sources = [location.locate(NAME, parquet_relpath(config, split)) for config in ("gold", "systems")
+                   for split in ("dev", "test")]
+        return frozenset(verified_cache("corpus", sources, lambda: sorted(_corpus(("dev", "test"), location)), _texts))
 
-
-@lru_cache(maxsize=4)
-def _corpus_keys_at(sources: tuple[Path, ...]) -> frozenset[str]:
-    """:func:`corpus_keys` of the built files at ``sources`` (once per process and location)."""
-    return frozenset(verified_cache("corpus", list(sources), lambda: sorted(_corpus(("dev", "test")))))
+    return location.memo(NAME, "corpus", build)
 
 
-def _corpus(splits: tuple[str, ...]) -> set[str]:
-    from ...data import load_table
+def _corpus(splits: tuple[str, ...], location: DataLocation) -> set[str]:
     from .matching import normalize_key
 
     keys: set[str] = set()
     for split in splits:
-        keys.update(normalize_key(s) for s in built_gold(split).sentences)
-        keys.update(normalize_key(s) for s in load_table(BENCHMARK, "systems", split).column("sentence").to_pylist())
+        keys.update(normalize_key(s) for s in built_gold(split, location).sentences)
+        keys.update(normalize_key(s) for s in location.table(NAME, "systems", split).column("sentence").to_pylist())
     return keys

@@ -1,15 +1,12 @@
-"""The ``report_carb`` stage: every published CaRB system output scored, reference semantics.
+"""CaRB's report stage: every published CaRB system output scored, reference semantics.
 
-``python -m triplebench.benchmarks.carb.report`` (or ``triplebench report carb``) scores each
-system of the built ``systems`` config of the split with the matcher of the
-``report_carb`` section of ``params.yaml``, prints a table, and writes
+``triplebench report carb`` scores each system of the built ``systems`` config of the split
+with the matcher of its ``params.yaml`` section (``reports: carb:``), prints a table, and writes
+into its folder (``reports/stages/carb/``)
 
-* ``reports/carb.json``: ``{"split", "signature", "systems": {name: {auc, precision,
-  recall, f1}}}`` with the values the reference prints (3 decimals; DVC metrics);
-* ``reports/plots/carb_pr/<system>.csv``: the PR curve of each system (DVC plots).
-
-Every file is written atomically; nothing else in the plot folder is touched (the
-folder may hold files this command did not create, and they are never deleted).
+* ``report.json``: ``{"split", "signature", "systems": {name: {auc, precision, recall, f1}}}``
+  with the values the reference prints (3 decimals);
+* ``curves/<system>.csv``: the PR curve of each system.
 """
 
 from __future__ import annotations
@@ -20,21 +17,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...benchmark import ReportStage
 from ...errors import InputError
-from ...io import atomic_write_text, output_file
+from ...io import atomic_write_text
 
 if TYPE_CHECKING:
     from ...reports.parts import IndexPart
     from ...reports.significance import Published
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triplebench report carb", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--report", default="reports/carb.json", metavar="JSON", help="metrics file (default %(default)s)")
-    parser.add_argument("--curves", default="reports/plots/carb_pr", metavar="DIR",
-                        help="folder of the per-system PR-curve CSVs (default %(default)s)")
-    return parser
 
 
 def curve_csv(name: str, curve: dict[str, list[float]]) -> str:
@@ -44,27 +33,36 @@ def curve_csv(name: str, curve: dict[str, list[float]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the stage; return the exit status.
+def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+    """Run the stage into ``folder``; return the exit status.
+
+    Parameters
+    ----------
+    folder : Path
+        Where to write ``report.json`` and ``curves/``.
+    settings : dict
+        ``split`` and ``matcher``.
+    argv : sequence of str
+        No options: ``--help`` prints this module's description.
+
+    Returns
+    -------
+    int
+        0.
 
     Raises
     ------
     InputError
-        ``--report`` is a directory or ``--curves`` is not a directory.
+        No published systems in the split.
     """
     import pyarrow.compute as pc
 
-    from ...data import load_table
-    from ...reports import report_params
-    from . import score
+    from ...location import DataLocation
+    from ...registry import load
 
-    args = _parser().parse_args(argv)
-    settings = report_params("report_carb")
-    report = output_file(args.report, "metrics file")
-    curves = Path(args.curves)
-    if curves.exists() and not curves.is_dir():
-        raise InputError(curves, None, "not a directory: expected the folder of the PR-curve CSVs", field="curves")
-    table = load_table("carb", "systems", settings["split"])
+    argparse.ArgumentParser(prog="triplebench report carb", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
+    table = DataLocation.default().table("carb", "systems", settings["split"])
     names = list(dict.fromkeys(table.column("system").to_pylist()))
     if not names:
         raise InputError("datasets/carb", None, f"no published systems in the {settings['split']} split")
@@ -72,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     written: dict[str, str] = {}
     for name in names:
         rows = table.filter(pc.equal(table.column("system"), name))
-        result = score(rows, split=settings["split"], matcher=settings["matcher"])
+        result = load("carb").score(rows, split=settings["split"], matcher=settings["matcher"])
         metrics["signature"] = result.signature
         metrics["systems"][name] = result.rounded()  # ReVerb has no published counterpart (see the card)
         written[name] = curve_csv(name, result.details["curve"])
@@ -80,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:10} AUC {s['auc']:.3f}  P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}")
     print(metrics["signature"])
     for name, text in written.items():
-        atomic_write_text(curves / f"{name}.csv", text)
-    atomic_write_text(report, json.dumps(metrics, indent=1) + "\n")
+        atomic_write_text(folder / "curves" / f"{name}.csv", text)
+    atomic_write_text(folder / "report.json", json.dumps(metrics, indent=1) + "\n")
     return 0
 
 
@@ -133,7 +131,7 @@ def section_html(report: dict[str, Any], pr_svg: str, pub: Published | None, err
     Parameters
     ----------
     report : dict
-        ``reports/carb.json``'s layout (``split``, ``signature``, ``systems``).
+        ``report.json``'s layout (``split``, ``signature``, ``systems``).
     pr_svg : str
         :func:`carb_pr_curves`.
     pub : Published or None
@@ -146,7 +144,7 @@ def section_html(report: dict[str, Any], pr_svg: str, pub: Published | None, err
     str
         The section's HTML.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.html import figure, paragraph, section, table
     from ...reports.sections import fmt, interval_cell, significance_matrix, significance_note
     from .paper import PRINTED
@@ -168,24 +166,24 @@ def section_html(report: dict[str, Any], pr_svg: str, pub: Published | None, err
     if pub is not None:
         parts.append(significance_matrix(pub, list(report["systems"]), "Pairwise paired bootstrap (F1)"))
     parts.append(significance_note(pub, error))
-    return section("carb", get("carb").title, parts)
+    return section("carb", entry("carb").title, parts)
 
 
 def metrics_rows(report: dict[str, Any]) -> dict[str, dict[str, float | None]]:
-    """``reports/carb.json`` -> system -> {auc, P, R, F1} (the published systems, the report's split)."""
+    """``report.json`` -> system -> {auc, P, R, F1} (the published systems, the report's split)."""
     from ...reports.metrics import r3
 
     return {name: {"auc": r3(m["auc"]), "P": r3(m["precision"]), "R": r3(m["recall"]), "F1": r3(m["f1"])}
             for name, m in report["systems"].items()}
 
 
-def index_part(reports: Path, settings: dict[str, Any], significance: bool = True) -> IndexPart:
-    """CaRB's part of ``reports/index.html``, from what this stage wrote under ``reports``.
+def index_part(folders: dict[str, Path], settings: dict[str, Any], significance: bool = True) -> IndexPart:
+    """CaRB's part of ``reports/index.html``, from what its report stage wrote.
 
     Parameters
     ----------
-    reports : Path
-        The reports folder (``carb.json``, ``plots/carb_pr/*.csv``).
+    folders : dict
+        Report stage -> its folder (``carb``: ``report.json``, ``curves/*.csv``).
     settings : dict
         The ``report_index`` section of ``params.yaml`` (``resamples``, ``seed``, ``level``).
     significance : bool
@@ -196,16 +194,16 @@ def index_part(reports: Path, settings: dict[str, Any], significance: bool = Tru
     IndexPart
         The section, the figure ``carb_pr`` and one metrics row per system.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.parts import IndexPart, read_csv, read_json
     from ...reports.significance import published_or_reason
 
-    report = read_json(reports / "carb.json")
+    report = read_json(folders["carb"] / "report.json")
     curves = {path.stem: ([float(r["recall"]) for r in rows], [float(r["precision"]) for r in rows])
-              for path in sorted((reports / "plots" / "carb_pr").glob("*.csv")) for rows in [read_csv(path)]}
+              for path in sorted((folders["carb"] / "curves").glob("*.csv")) for rows in [read_csv(path)]}
     svg = carb_pr_curves(curves, {k: v["auc"] for k, v in report["systems"].items()}, report.get("split", "test"))
     pub, error = published_or_reason("carb", settings, significance)
-    return IndexPart("carb", get("carb").title, section_html(report, svg, pub, error), {"carb_pr": svg},
+    return IndexPart("carb", entry("carb").title, section_html(report, svg, pub, error), {"carb_pr": svg},
                      metrics_rows(report), POSITION)
 
 
@@ -236,3 +234,7 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+#: CaRB's report (:meth:`triplebench.benchmark.Benchmark.report`)
+STAGE = ReportStage(main, index_part, add_section)

@@ -6,7 +6,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import compress, filterfalse, repeat
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,9 +18,12 @@ from .kernels import Mode
 from .matching import CarbUnits, Encoder, Evaluation, Extractions, GoldSide, Grouping, evaluate, normalize_key
 from .predictions import Loaded, load, paused_gc
 
-__all__ = ["FORMATS", "MATCHERS", "CarbResult", "CarbScorer", "scorer"]
+if TYPE_CHECKING:
+    from ...location import DataLocation
 
-BENCHMARK = "carb"
+__all__ = ["FORMATS", "MATCHERS", "CarbResult", "EncodedGold", "encoded_gold"]
+
+NAME = "carb"
 
 #: matcher names -> kernel modes
 MATCHERS = {
@@ -94,28 +97,28 @@ def _gold_side(gold: GoldData, encoder: Encoder, binary: bool) -> tuple[GoldSide
     return GoldSide(order, offsets, np.zeros(len(order), dtype=np.int64), encoded), grouping.collisions
 
 
-def _built_gold_side(split: str, encoder: Encoder, binary: bool) -> tuple[GoldSide, int]:
+def _built_gold_side(split: str, encoder: Encoder, binary: bool, location: DataLocation) -> tuple[GoldSide, int]:
     """:func:`_gold_side` of the built split through the verified cache (:mod:`.side_cache`; keyed
     by the parquet, this module and the gold reader), so a process's first score does not
     re-tokenise the gold and a change of either rebuilds it."""
     from pathlib import Path
 
-    from ...data import require_parquet
     from . import gold
     from .side_cache import cached_side
 
     def build() -> tuple[GoldSide, dict[str, Any]]:
-        side, collisions = _gold_side(built_gold(split), encoder, binary)
+        side, collisions = _gold_side(built_gold(split, location), encoder, binary)
         return side, {"collisions": collisions}
 
     name = f"carb-side-{split}-{encoder.mode.name.lower()}-{'binary' if binary else 'nary'}"
-    sources = [require_parquet(BENCHMARK, "gold", split), Path(__file__), Path(gold.__file__)]
-    side, extras = cached_side(name, sources, encoder, build)
+    sources = [location.parquet(NAME, "gold", split), Path(__file__), Path(gold.__file__)]
+    side, extras = cached_side(name, sources, encoder, build,
+                               lambda found, sentences: type(found.get("collisions")) is int and found["collisions"] >= 0)
     return side, extras["collisions"]
 
 
-class CarbScorer:
-    """Scores predictions against one gold (a split of the built dataset, or a gold TSV).
+class EncodedGold:
+    """One CaRB gold, encoded once, that scores any number of prediction sets.
 
     Parameters
     ----------
@@ -125,17 +128,19 @@ class CarbScorer:
         A key of :data:`MATCHERS`.
     binary : bool
         The reference ``--binary``.
+    location : DataLocation
+        Where the built split is read from (and the signature's data version).
     gold : path or GoldData, optional
         A gold TSV instead of the built split (or an already read gold: :meth:`subset`).
     """
 
-    def __init__(self, split: str = "test", matcher: str = "binary_linient_tuple_match", binary: bool = False,
+    def __init__(self, split: str, matcher: str, binary: bool, location: DataLocation,
                  gold: str | PathLike[str] | GoldData | None = None) -> None:
-        self.split, self.matcher, self.binary = split, matcher, bool(binary)
-        self.gold = built_gold(split) if gold is None else gold if isinstance(gold, GoldData) else tsv_gold(gold)
+        self.split, self.matcher, self.binary, self.location = split, matcher, bool(binary), location
+        self.gold = built_gold(split, location) if gold is None else gold if isinstance(gold, GoldData) else tsv_gold(gold)
         self.encoder = Encoder(MATCHERS[matcher])
         self.side, self.gold_collisions = _gold_side(self.gold, self.encoder, self.binary) if gold is not None \
-            else _built_gold_side(split, self.encoder, self.binary)
+            else _built_gold_side(split, self.encoder, self.binary, location)
         self.gold_index = {key: s for s, key in enumerate(self.side.keys)}
         self.split_keys = frozenset(normalize_key(s) for s in self.gold.sentences)
 
@@ -153,7 +158,7 @@ class CarbScorer:
             fields["subset"] = True
         if partial:
             fields["partial"] = True
-        return make_signature(BENCHMARK, **fields)
+        return make_signature(NAME, self.location, **fields)
 
     def score(self, predictions: Any, fmt: str | None = None, allow_partial: bool = False,
               subset: bool = False) -> CarbResult:
@@ -164,8 +169,8 @@ class CarbScorer:
                 return self.subset(loaded)._score(loaded, allow_partial, len(self.side.keys))
             return self._score(loaded, allow_partial)
 
-    def subset(self, loaded: Loaded) -> CarbScorer:
-        """A scorer of the gold of the sentences ``loaded`` predicts (validation on a sample of sentences)."""
+    def subset(self, loaded: Loaded) -> EncodedGold:
+        """The gold of the sentences ``loaded`` predicts (validation on a sample of sentences)."""
         ext = loaded.extractions
         keys = frozenset(map(normalize_key, dict.fromkeys(ext.sentence)))
         gold = self.gold.extractions
@@ -173,7 +178,7 @@ class CarbScorer:
         sub = GoldData(Extractions([gold.sentence[i] for i in take], [gold.predicate[i] for i in take],
                                    [gold.arguments[i] for i in take], gold.confidence[take]),
                        [s for s in self.gold.sentences if normalize_key(s) in keys], self.gold.source)
-        return CarbScorer(self.split, self.matcher, self.binary, gold=sub)
+        return EncodedGold(self.split, self.matcher, self.binary, self.location, gold=sub)
 
     def _score(self, loaded: Loaded, allow_partial: bool, subset_of: int | None = None) -> CarbResult:
         ext = loaded.extractions.binarized() if self.binary else loaded.extractions
@@ -194,7 +199,7 @@ class CarbScorer:
             return []
         total = int(grouping.kept.sum())
         if self.gold.source == "dataset" and len(outside) < total:
-            unknown = list(filterfalse(corpus_keys().__contains__, outside))
+            unknown = list(filterfalse(corpus_keys(self.location).__contains__, outside))
         else:
             unknown = outside
         cause = f"predicted sentences not in the {self.split} split" + (
@@ -215,16 +220,17 @@ class CarbScorer:
         by_key = {normalize_key(s): s for s in self.gold.sentences}
         other = "dev" if self.split == "test" else "test"
         first = f"the first one, {text[:80]!r},"
-        if self.gold.source == "dataset" and key in {normalize_key(s) for s in built_gold(other).sentences}:
+        if self.gold.source == "dataset" and self.location.has(NAME, "gold", other) \
+                and key in {normalize_key(s) for s in built_gold(other, self.location).sentences}:
             return f"{first} is a {other} sentence: pass split='{other}' (--split {other})"
         nfc = unicodedata.normalize("NFC", key)
-        if nfc != key and (nfc in by_key or (self.gold.source == "dataset" and nfc in corpus_keys())):
+        if nfc != key and (nfc in by_key or (self.gold.source == "dataset" and nfc in corpus_keys(self.location))):
             return f"{first} differs from a CaRB sentence only in Unicode normalisation (NFD? the gold is NFC)"
         lowered = {k.lower(): k for k in by_key}
         if key.lower() in lowered:
             return (f"{first} differs from the {self.split} sentence {by_key[lowered[key.lower()]][:80]!r} only in "
                     "letter case (lowercased? the gold is cased)")
-        if self.gold.source == "dataset" and key.lower() in _lowered(corpus_keys()):
+        if self.gold.source == "dataset" and key.lower() in _lowered(corpus_keys(self.location)):
             return f"{first} differs from a CaRB corpus sentence only in letter case (lowercased? the gold is cased)"
         closest = _closest(text, self.gold.sentences)
         return (f"{first} is closest to the {self.split} sentence {closest[:80]!r}: detokenised or rewritten? "
@@ -276,7 +282,7 @@ class CarbScorer:
                             "predicted extraction: they count as misses (recall), as in the reference; to validate on a "
                             "sample of sentences, pass subset=True / --subset")
         result = CarbResult(
-            BENCHMARK, self.signature(allow_partial, loaded.format, subset_of is not None),
+            NAME, self.signature(allow_partial, loaded.format, subset_of is not None),
             {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings,
             details={"curve": evaluation.curve(0)},
@@ -333,15 +339,8 @@ def _duplicates(ext: Extractions) -> int:
     return len(candidates) - len(exact)
 
 
-_SCORERS: dict[tuple, CarbScorer] = {}
-
-
-def scorer(split: str = "test", matcher: str = "binary_linient_tuple_match", binary: bool = False) -> CarbScorer:
-    """A cached scorer of the built gold of ``split`` (gold read and encoded once per process and
-    data location: another ``data`` / ``data_version`` reads another gold)."""
-    from ...resolver import context_key
-
-    key = (split, matcher, bool(binary), context_key())
-    if key not in _SCORERS:
-        _SCORERS[key] = CarbScorer(split, matcher, binary)
-    return _SCORERS[key]
+def encoded_gold(split: str, matcher: str, binary: bool, location: DataLocation) -> EncodedGold:
+    """The built gold of ``split`` at ``location``, encoded for ``matcher`` (once per process and location:
+    another ``data`` / ``data_version`` reads another gold)."""
+    return location.memo(NAME, ("encoded", split, matcher, bool(binary)),
+                         lambda: EncodedGold(split, matcher, binary, location))

@@ -28,7 +28,9 @@ NPC-O uses the subject/object embeddings and hierarchies of NPC-E (the reference
 embeds ``hi``/``ti`` exactly like ``h``/``t``).
 
 The DVC stages ``report_combo`` and ``report_combo_minilm`` run these baselines through
-``triplebench report combo`` (:mod:`triplebench.benchmarks.combo.report`).
+``triplebench report combo`` (:mod:`triplebench.benchmarks.combo.report`), on the data of
+:meth:`DataLocation.default() <triplebench.location.DataLocation.default>`; every reader here
+takes the :class:`~triplebench.location.DataLocation` it reads from.
 """
 
 from __future__ import annotations
@@ -36,12 +38,16 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import TABLE2, GoldTask, load_gold, score_task
 from .formats import TASKS, mention_id
+from .gold import NAME, GoldTask, load_gold
+from .metrics import AVG_METRICS, score_task
+
+if TYPE_CHECKING:
+    from ...location import DataLocation
 
 ROLE_OF_TASK = {"npc_e_subj": "h", "npc_e_obj": "t", "rpc": "r", "npc_o_subj": "h", "npc_o_obj": "t"}
 ROLES = ("h", "r", "t")
@@ -59,12 +65,23 @@ class Triples:
     spans: dict[str, list[tuple[int, int]]]
 
 
-def load_triples(split: str) -> Triples:
-    """The ComBO triples of ``split`` (the last record of each ``tri_id``) with phrases, tokens and spans per role."""
-    from ...data import load_records
+def load_triples(split: str, location: DataLocation) -> Triples:
+    """The ComBO triples of ``split`` read from ``location``, with phrases, tokens and spans per role.
 
+    Parameters
+    ----------
+    split : str
+        ``validation`` or ``test``.
+    location : DataLocation
+        Where the built ``triples`` config is read from.
+
+    Returns
+    -------
+    Triples
+        One entry per ``tri_id`` (its last record), in first-seen order.
+    """
     last: dict[int, dict] = {}
-    for rec in load_records("combo", "triples", split):
+    for rec in location.records(NAME, "triples", split):
         last[rec["tri_id"]] = rec
     recs = list(last.values())
     keys = {"h": "subject", "r": "relation", "t": "object"}
@@ -224,7 +241,7 @@ def _best(tried):
 def _summary(res, threshold: float | None) -> dict[str, float]:
     out: dict[str, float] = {}
     if res.macro is not None:
-        for name in TABLE2[res.subtask]:
+        for name in AVG_METRICS[res.subtask]:
             out[f"{name}_f1"] = getattr(res, name).f1
         out["avg"] = res.avg
         out["n_pred"] = res.n_pred
@@ -233,10 +250,32 @@ def _summary(res, threshold: float | None) -> dict[str, float]:
     return out
 
 
-def run_once(embedder: str, seed: int, form: str, tune_split: str, eval_splits: list[str]) -> dict[str, Any]:
-    """One run: embed, tune every subtask's threshold on ``tune_split``, score ``eval_splits``."""
-    triples = {s: load_triples(s) for s in {tune_split, *eval_splits}}
-    golds = {s: load_gold(s) for s in triples}
+def run_once(embedder: str, seed: int, form: str, tune_split: str, eval_splits: list[str],
+             location: DataLocation) -> dict[str, Any]:
+    """One run: embed, tune every subtask's threshold on ``tune_split``, score ``eval_splits``.
+
+    Parameters
+    ----------
+    embedder : str
+        ``random`` or ``minilm``.
+    seed : int
+        Seed of the random embedder.
+    form : str
+        Input form of the MiniLM embedder (``sep``, ``triple``, ``sentence``).
+    tune_split : str
+        The split the thresholds are tuned on.
+    eval_splits : list of str
+        The splits scored with the tuned thresholds.
+    location : DataLocation
+        Where the built triples and gold are read from.
+
+    Returns
+    -------
+    dict
+        ``scores`` (split -> subtask -> Table 2 F1s, AVG, threshold, J) and ``curves`` (every tried threshold).
+    """
+    triples = {s: load_triples(s, location) for s in {tune_split, *eval_splits}}
+    golds = {s: load_gold(s, location) for s in triples}
     linkages = {}
     for s, tr in triples.items():
         emb = embed(tr, embedder, seed=seed, form=form)
@@ -270,17 +309,35 @@ def mean_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def run_baselines(embedders: list[str], seeds: int, form: str, tune_split: str = "validation") -> dict[str, Any]:
-    """Tune each embedder's HAC thresholds on ``tune_split`` and score every split built; the report and the curves."""
-    from ...data import parquet_path
+def run_baselines(embedders: list[str], seeds: int, form: str, location: DataLocation,
+                  tune_split: str = "validation") -> dict[str, Any]:
+    """Tune each embedder's HAC thresholds on ``tune_split`` and score every split built at ``location``.
 
-    eval_splits = [tune_split] + (["test"] if parquet_path("combo", "clusters", "test").is_file() else [])
+    Parameters
+    ----------
+    embedders : list of str
+        Names of :data:`EMBEDDERS`.
+    seeds : int
+        Runs of the random embedder (averaged); MiniLM runs once.
+    form : str
+        Input form of the MiniLM embedder.
+    location : DataLocation
+        Where the built triples and gold are read from (the report stage: ``DataLocation.default()``).
+    tune_split : str
+        The split the thresholds are tuned on.
+
+    Returns
+    -------
+    dict
+        ``report`` (baseline -> split -> subtask -> scores, and ``runs``) and ``curves`` (the first run's searches).
+    """
+    eval_splits = [tune_split] + (["test"] if location.has(NAME, "clusters", "test") else [])
     report: dict[str, Any] = {}
     curves: dict[str, Any] = {}
     for embedder in embedders:
         n = seeds if embedder == "random" else 1
         started = time.perf_counter()
-        runs = [run_once(embedder, seed, form, tune_split, eval_splits) for seed in range(n)]
+        runs = [run_once(embedder, seed, form, tune_split, eval_splits, location) for seed in range(n)]
         name = f"{embedder}_hac" if embedder == "random" else f"{embedder}_{form}_hac"
         report[name] = mean_runs(runs)
         report[name]["runs"] = n

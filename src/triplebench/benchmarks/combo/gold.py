@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from os import PathLike
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import InputError
 from .formats import OVERLAPPING_GOLD, TASKS
 from .labels import flatten_values, intern_labels, sorted_unique
+
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "combo"
 
 
 @dataclass
@@ -134,25 +137,31 @@ def _class_sets(g_off: np.ndarray, g_data: np.ndarray) -> tuple[np.ndarray, np.n
     return sig_of, np.asarray(s_off, dtype=np.int64), np.asarray(s_data, dtype=np.int32)
 
 
-def load_gold(split: str = "validation") -> dict[str, GoldTask]:
-    """Every subtask's gold of a built split (the dataset's ``clusters`` config).
+def load_gold(split: str, location: DataLocation) -> dict[str, GoldTask]:
+    """Every subtask's gold of a built split (the dataset's ``clusters`` config), read from ``location``.
+
+    Encoded once per process and location (:meth:`~triplebench.location.DataLocation.memo`,
+    key ``("gold", split)``).
+
+    Parameters
+    ----------
+    split : str
+        ``validation`` or ``test``.
+    location : DataLocation
+        Where the built dataset is read from.
+
+    Returns
+    -------
+    dict
+        Subtask -> :class:`GoldTask`.
 
     Raises
     ------
     TripleBenchError
         When the split is not built or downloaded (the message says how to get it).
     """
-    from ...data import require_parquet
-
-    return _gold_at(split, require_parquet("combo", "clusters", split))
-
-
-@lru_cache(maxsize=8)
-def _gold_at(split: str, path: Path) -> dict[str, GoldTask]:
-    """:func:`load_gold` of the parquet file at ``path`` (once per process and location)."""
-    import pyarrow.parquet as pq
-
-    return gold_from_rows(pq.ParquetFile(path).read().to_pylist(), f"combo/clusters/{split}")
+    return location.memo(NAME, ("gold", split), lambda: gold_from_rows(location.records(NAME, "clusters", split),
+                                                                        f"{NAME}/clusters/{split}"))
 
 
 def gold_from_rows(rows: Iterable[Mapping[str, Any]], source: str) -> dict[str, GoldTask]:

@@ -1,4 +1,4 @@
-"""ComBO cluster metrics of one subtask: NPC-E, RPC and NPC-O, reference-exact.
+"""ComBO's metric maths: the cluster metrics of one subtask (NPC-E, RPC, NPC-O), reference-exact.
 
 Reference: jeffchy/COMBO ``src_dataset/metric.py`` (``get_metrics`` and
 ``get_instance_metrics``), gold clusters from ``main.py`` ``get_id2cluster``
@@ -73,7 +73,8 @@ from .predictions import encode_prediction
 if TYPE_CHECKING:
     from .gold import GoldTask
 
-TABLE2: dict[str, tuple[str, ...]] = {
+#: per subtask, the metric families whose F1s its AVG averages (the paper's Table 2; RPC: micro and pairwise)
+AVG_METRICS: dict[str, tuple[str, ...]] = {
     "npc_e_subj": ("macro", "micro", "pair"),
     "npc_e_obj": ("macro", "micro", "pair"),
     "rpc": ("micro", "pair"),
@@ -255,7 +256,7 @@ def score_task(
     avg = None
     if macro_prf is not None:
         parts = {"macro": macro_prf, "micro": micro_prf, "pair": pair_prf}
-        avg = sum(parts[name].f1 for name in TABLE2[gold.task]) / len(TABLE2[gold.task])
+        avg = sum(parts[name].f1 for name in AVG_METRICS[gold.task]) / len(AVG_METRICS[gold.task])
     avg_j = (jac.g_to_p + jac.p_to_g) / 2 if jac is not None else None
     return SubtaskScores(
         gold.task, enc.overlapping, K, P, N, enc.n_predicted, enc.n_unknown,

@@ -1,15 +1,15 @@
-"""The ``report_combo`` and ``report_combo_minilm`` stages: ComBO canonicalization baselines.
+"""ComBO's report stages: the canonicalization baselines of the paper.
 
-``triplebench report combo [--section report_combo_minilm]`` runs the embedder + HAC
-baselines of :mod:`triplebench.benchmarks.combo.baselines` with the settings of that
-``params.yaml`` section (``embedder``, ``seeds``, ``form``), tunes every subtask's
-threshold on validation, scores validation (and test when it is built), and writes
+``triplebench report combo`` and ``triplebench report combo_minilm`` (two sections of
+``params.yaml``'s ``reports:``, one :data:`STAGE`) run the embedder + HAC baselines of
+:mod:`triplebench.benchmarks.combo.baselines` with their settings (``embedder``, ``seeds``,
+``form``), tune every subtask's threshold on validation, score validation (and test when it is
+built), and write into the stage's folder (``reports/stages/<key>/``)
 
-* ``reports/<name>.json`` (``name`` = the section without ``report_``): per baseline,
-  split and subtask the Table 2 F1s, AVG, threshold and J scores (DVC metrics);
-* with ``--plots CSV``: every tried threshold of the tuning search (DVC plots).
+* ``report.json``: per baseline, split and subtask the Table 2 F1s, AVG, threshold and J scores;
+* ``thresholds.csv``: every tried threshold of the tuning search.
 
-Both files are written atomically.
+The baselines read the data of :meth:`DataLocation.default() <triplebench.location.DataLocation.default>`.
 """
 
 from __future__ import annotations
@@ -21,23 +21,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...io import atomic_write_text, output_file
-from ...reports import report_params
+from ...benchmark import ReportStage
+from ...io import atomic_write_text
+from .gold import NAME
 
 if TYPE_CHECKING:
     from ...reports.parts import IndexPart
 
-#: the ``params.yaml`` sections of the ComBO report stages; each writes ``reports/<section without report_>.json``
-SECTIONS = ("report_combo", "report_combo_minilm")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triplebench report combo", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--section", default="report_combo", choices=SECTIONS,
-                        help="params.yaml section with the settings (default %(default)s)")
-    parser.add_argument("--plots", metavar="CSV", help="also write every tried threshold here")
-    return parser
+#: the report stage whose Random+HAC sweep the page draws (``reports: combo:`` of ``params.yaml``)
+FIGURE_STAGE = "combo"
 
 
 def threshold_csv(curves: dict[str, Any]) -> str:
@@ -50,8 +42,17 @@ def threshold_csv(curves: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the baselines of one ``params.yaml`` section and write its report.
+def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+    """Run the baselines of one report stage into ``folder``.
+
+    Parameters
+    ----------
+    folder : Path
+        Where to write ``report.json`` and ``thresholds.csv``.
+    settings : dict
+        ``embedder``, ``seeds`` (default 1), ``form`` (default ``sep``).
+    argv : sequence of str
+        No options: ``--help`` prints this module's description.
 
     Returns
     -------
@@ -59,20 +60,18 @@ def main(argv: list[str] | None = None) -> int:
         0 (errors are raised as :class:`~triplebench.errors.TripleBenchError`).
     """
     from ...errors import TripleBenchError
+    from ...location import DataLocation
     from .baselines import EMBEDDERS, FORMS, run_baselines
 
-    args = _parser().parse_args(argv)
-    settings = report_params(args.section)
+    argparse.ArgumentParser(prog="triplebench report combo", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     embedder, form, seeds = settings.get("embedder"), settings.get("form", "sep"), settings.get("seeds", 1)
     if embedder not in EMBEDDERS or form not in FORMS or not isinstance(seeds, int) or seeds < 1:
-        raise TripleBenchError(f"params.yaml {args.section}: expected embedder in {EMBEDDERS}, form in {FORMS} and "
+        raise TripleBenchError(f"params.yaml: a ComBO report stage needs embedder in {EMBEDDERS}, form in {FORMS} and "
                                f"seeds >= 1, got {settings}")
-    out = output_file(f"reports/{args.section.removeprefix('report_')}.json", "report file")
-    plots = output_file(args.plots, "threshold CSV") if args.plots else None
-    result = run_baselines([embedder], seeds, form)
-    if plots is not None:
-        atomic_write_text(plots, threshold_csv(result["curves"]))
-    atomic_write_text(out, json.dumps(result["report"], indent=1, sort_keys=True) + "\n")
+    result = run_baselines([embedder], seeds, form, DataLocation.default())
+    atomic_write_text(folder / "thresholds.csv", threshold_csv(result["curves"]))
+    atomic_write_text(folder / "report.json", json.dumps(result["report"], indent=1, sort_keys=True) + "\n")
     for name, splits in result["report"].items():
         for split, tasks in splits.items():
             if isinstance(tasks, dict):
@@ -141,7 +140,7 @@ def section_html(reports: Mapping[str, Mapping[str, Any]], threshold_svg: str) -
     str
         The section's HTML.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.html import figure, paragraph, section, table
     from ...reports.sections import fmt
     from .paper import RANDOM_HAC_TEST
@@ -150,8 +149,8 @@ def section_html(reports: Mapping[str, Mapping[str, Any]], threshold_svg: str) -
     heads = ["baseline", "subtask", "paper Ma", "paper Mi", "paper Pair", "paper Avg", "Ma", "Mi", "Pair", "Avg", "threshold"]
     rows = []
     for report in reports.values():
-        for baseline, entry in report.items():
-            for subtask, values in entry["validation"].items():
+        for baseline, splits in report.items():
+            for subtask, values in splits["validation"].items():
                 ref = RANDOM_HAC_TEST.get(subtask, {}) if baseline == "random_hac" else {}
                 rows.append([baseline, subtask, *(fmt(ref.get(k), 2) for k in keys),
                              *(fmt(values.get(k), 2, 100.0) for k in keys), fmt(values.get("threshold"), 3)])
@@ -161,7 +160,7 @@ def section_html(reports: Mapping[str, Mapping[str, Any]], threshold_svg: str) -
         table(heads, rows, caption="Paper (test) vs triplebench (validation)"),
         figure(threshold_svg, "Average of each subtask's metrics per HAC distance threshold (Random+HAC)."),
     ]
-    return section("combo", get("combo").title, parts)
+    return section(NAME, entry(NAME).title, parts)
 
 
 def metrics_rows(*reports: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
@@ -177,13 +176,14 @@ def metrics_rows(*reports: Mapping[str, Any]) -> dict[str, dict[str, float | Non
     return rows
 
 
-def index_part(reports: Path, settings: dict[str, Any], significance: bool = True) -> IndexPart:
-    """ComBO's part of ``reports/index.html``, from what the ``report_combo*`` stages wrote under ``reports``.
+def index_part(folders: dict[str, Path], settings: dict[str, Any], significance: bool = True) -> IndexPart:
+    """ComBO's part of ``reports/index.html``, from what its report stages wrote.
 
     Parameters
     ----------
-    reports : Path
-        The reports folder (``combo.json``, ``combo_minilm.json``, ``plots/combo_thresholds.csv``).
+    folders : dict
+        Report stage -> its folder (``report.json``, ``thresholds.csv``); the figure draws
+        :data:`FIGURE_STAGE`'s sweep.
     settings : dict
         The ``report_index`` section of ``params.yaml`` (unused: ComBO has no published systems).
     significance : bool
@@ -194,19 +194,24 @@ def index_part(reports: Path, settings: dict[str, Any], significance: bool = Tru
     IndexPart
         The section, the figure ``combo_thresholds`` and one metrics row per baseline and subtask.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.parts import IndexPart, read_csv, read_json
 
-    loaded = {name: read_json(reports / f"{name}.json") for name in (s.removeprefix("report_") for s in SECTIONS)}
+    loaded = {key: read_json(folder / "report.json") for key, folder in folders.items()}
     baseline, label = FIGURE_BASELINE
     sweep: dict[str, tuple[list[float], list[float]]] = {}
-    for row in read_csv(reports / "plots" / "combo_thresholds.csv"):
+    for row in read_csv(folders[FIGURE_STAGE] / "thresholds.csv"):
         if row["baseline"] != baseline:
             continue
         xs, ys = sweep.setdefault(row["subtask"], ([], []))
         xs.append(float(row["threshold"]))
         ys.append(float(row["avg"]))
-    chosen = {k: v["threshold"] for k, v in loaded["combo"][baseline]["validation"].items()}
+    chosen = {k: v["threshold"] for k, v in loaded[FIGURE_STAGE][baseline]["validation"].items()}
     svg = combo_thresholds(sweep, chosen, label)
-    return IndexPart("combo", get("combo").title, section_html(loaded, svg), {"combo_thresholds": svg},
+    return IndexPart(NAME, entry(NAME).title, section_html(loaded, svg), {"combo_thresholds": svg},
                      metrics_rows(*loaded.values()), POSITION)
+
+
+#: ComBO's report: both stages and its part of the report page; no published
+#: systems, so no ``add_section`` (:meth:`triplebench.benchmark.Benchmark.report`)
+STAGE = ReportStage(main, index_part)

@@ -24,14 +24,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
 from ...scoring.result import Coverage, Result
-from .gold import GoldTask, load_gold, read_gold
+from .gold import NAME, GoldTask, load_gold, read_gold
 from .metrics import SubtaskScores
 
-BENCHMARK = "combo"
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
 SPLITS = ("validation", "test")
 PREDICTION = ("auto", "flat", "overlapping")
 COLUMNS = ("macro_p", "macro_r", "macro_f1", "micro_p", "micro_r", "micro_f1", "pair_p", "pair_r", "pair_f1",
@@ -77,11 +79,31 @@ class ComboResult(Result):
                 "j_g2p, j_p2g, j_avg the NPC-O Jaccard scores; n/a: undefined for that subtask")]
 
 
-def resolve_gold(gold: Any, split: str) -> tuple[str, dict[str, GoldTask]]:
-    """(what the signature calls the gold, subtask -> gold) of ``gold=``: None (the built split),
-    a JSONL path of rows ``{task, mention, clusters}``, or ``{task: GoldTask}``."""
+def resolve_gold(gold: Any, split: str, location: DataLocation) -> tuple[str, dict[str, GoldTask]]:
+    """The gold a score reads, and what the signature calls it.
+
+    Parameters
+    ----------
+    gold : None, path or mapping
+        None: the built split at ``location`` (encoded once per process and location); a JSONL
+        path of rows ``{task, mention, clusters}``; or ``{task: GoldTask}``.
+    split : str
+        The split of the built gold.
+    location : DataLocation
+        Where the built gold is read from.
+
+    Returns
+    -------
+    tuple of (str, dict)
+        ``dataset``, ``custom:<file name>`` or ``custom``, and subtask -> :class:`~.gold.GoldTask`.
+
+    Raises
+    ------
+    InputError
+        ``gold`` is none of these.
+    """
     if gold is None:
-        return "dataset", load_gold(split)
+        return "dataset", load_gold(split, location)
     if isinstance(gold, (str, PathLike)):
         return "custom:" + Path(gold).name, read_gold(gold)
     if isinstance(gold, Mapping) and all(isinstance(v, GoldTask) for v in gold.values()):
@@ -90,9 +112,26 @@ def resolve_gold(gold: Any, split: str) -> tuple[str, dict[str, GoldTask]]:
                      field="gold")
 
 
-def combine(per_task: dict[str, SubtaskScores], opts: dict[str, Any], gold_source: str) -> ComboResult:
-    """One :class:`ComboResult` of the subtasks' scores: dotted score keys, counts, coverage,
-    warnings about the reference's handling of missing or unknown mentions, the signature."""
+def combine(per_task: dict[str, SubtaskScores], opts: dict[str, Any], gold_source: str, location: DataLocation) -> ComboResult:
+    """One :class:`ComboResult` of the subtasks' scores.
+
+    Parameters
+    ----------
+    per_task : dict
+        Subtask -> its :class:`~.metrics.SubtaskScores`.
+    opts : dict
+        The validated options (``split``, ``missing``, ``macro`` go into the signature).
+    gold_source : str
+        What :func:`resolve_gold` called the gold.
+    location : DataLocation
+        Where the built gold was read from (the signature's ``data`` field; a given gold: the pins' version).
+
+    Returns
+    -------
+    ComboResult
+        Dotted score keys, counts, coverage, warnings about the reference's handling of missing
+        or unknown mentions, per-subtask details and the signature.
+    """
     from ...signature import make_signature
 
     scores = {f"{task}.{name}": value for task, s in per_task.items() for name, value in _row(s).items()}
@@ -115,7 +154,7 @@ def combine(per_task: dict[str, SubtaskScores], opts: dict[str, Any], gold_sourc
     if unknown or predicted < gold_mentions:
         fields["partial"] = True
     return ComboResult(
-        BENCHMARK, make_signature(BENCHMARK, **fields), scores,
+        NAME, make_signature(NAME, location if gold_source == "dataset" else None, **fields), scores,
         counts={"gold_mentions": gold_mentions, "predicted_clusters": sum(s.n_pred for s in per_task.values()),
                 "unknown_mentions": unknown},
         coverage={"gold_mentions": Coverage(predicted, gold_mentions),

@@ -3,8 +3,9 @@
 Data flow: :mod:`.inputs` (any input -> checked triples placed in a set) feeds
 :mod:`.scorer`, which asks the backends :mod:`.backends` builds from the options
 (:mod:`.judges` for FS/GS, :mod:`.embedders` with :mod:`triplebench.benchmarks.genres.kernels`
-for US/CS, :mod:`.topics` for TS) and returns one :class:`~.scorer.GenresResult`. ``score``, ``OPTIONS``, ``from_evaluate``
-and ``EVALUATE`` are defined here, as for every benchmark.
+for US/CS, :mod:`.topics` for TS) and returns one :class:`~.scorer.GenresResult`. ``score``, ``OPTIONS``, ``from_evaluate``,
+``EVALUATE`` and the benchmark (``BENCHMARK``, a :class:`~triplebench.benchmark.Benchmark`) are defined here, as for
+every benchmark.
 :mod:`.reproduce` recomputes the archived upstream runs the reference way.
 Heavy dependencies load only with a backend that needs them; the offline MiniLM embedder is numpy
 and numba (:mod:`.minilm`), no torch.
@@ -14,17 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ...benchmark import Benchmark
+from ...builders import DatasetBuilder
 from ...errors import InputError
 from ...metric_spec import MetricSpec
-from ...options import COMMON, Option, validate
-from ...resolver import data_context
+from ...options import COMMON, Option
 from .agreement import JudgeCheck, judge_check
 from .backends import INSECURE_HTTP, JUDGE_SPEC
 from .formats import SETS
 from .reproduce import ArchivedRun, archived_run, paper_row
-from .scorer import ALL_SCORES, BACKEND_OBJECTS, BENCHMARK, GenresResult, score_archived_run, score_predictions
+from .scorer import ALL_SCORES, GenresResult, backend_objects, score_archived_run, score_predictions
+
+if TYPE_CHECKING:
+    from ...benchmark import CliExtras, Command, ReportStage
+    from ...formats.layouts import Layout
+    from ...harness import Task
+    from ...location import DataLocation
 
 __all__ = ["BENCHMARK", "EVALUATE", "OPTIONS", "ArchivedRun", "GenresResult", "JudgeCheck", "archived_run",
            "from_evaluate", "judge_check", "paper_row", "score"]
@@ -116,22 +124,7 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> GenresResult
     >>> r.scores
     {'US': 0.0, 'CS': 1.0}
     """
-    from ...scoring.significance import with_intervals
-
-    given = {k: options.pop(k) for k in BACKEND_OBJECTS if k in options and not isinstance(options[k], (str, PathLike))
-             and options[k] is not None}
-    opts = validate(OPTIONS, options)
-    if opts["archived_run"] is not None:
-        if predictions is not None:
-            raise InputError.option("archived_run", opts["archived_run"], "no predictions beside it (it names the "
-                                    "upstream run to reproduce)")
-        predictions = ArchivedRun.parse(opts["archived_run"])
-    with data_context(opts):
-        if isinstance(predictions, ArchivedRun):
-            result = score_archived_run(predictions, opts, given)
-        else:
-            result = score_predictions(predictions, gold, opts, given)
-    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
+    return BENCHMARK.score(predictions, gold=gold, **options)
 
 
 def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None, texts: Any = None,
@@ -167,8 +160,8 @@ def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None,
     --------
     The gold triples of the first two CDR texts as predictions:
 
-    >>> from triplebench.data import load_records
-    >>> examples = load_records("genres", "cdr", "test")[:2]
+    >>> from triplebench.location import DataLocation
+    >>> examples = DataLocation.default().records("genres", "cdr", "test")[:2]
     >>> predictions = [[[t["head"], t["relation"], t["tail"]] for t in e["triples"]] for e in examples]
     >>> predictions[0]
     [['catalepsy', 'induced by', 'haloperidol']]
@@ -176,14 +169,7 @@ def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None,
     >>> r.scores, r.details["statistics"]["tri"]
     ({'US': 0.5, 'CS': 1.0}, 2.0)
     """
-    if texts is None or len(texts) != len(predictions):
-        raise InputError("<predictions>", None, f"texts= needs one source text per example ({len(predictions)})",
-                         field="texts")
-    if gold is not None and not isinstance(gold, (Mapping, str, PathLike)):
-        if len(gold) != len(texts):
-            raise InputError("<gold>", None, f"gold= needs one list of triples per example ({len(texts)})", field="gold")
-        gold = dict(zip(texts, gold))
-    return score([{"text": t, "triples": p} for t, p in zip(texts, predictions)], gold=gold, **options)
+    return BENCHMARK.from_evaluate(predictions, references, gold=gold, texts=texts, **options)
 
 
 def _features() -> Any:
@@ -234,22 +220,122 @@ Examples:
 )
 
 
-def warm_up() -> bool:
-    """Embed two strings with the MiniLM encoder, so numba compiles its kernels into its cache
-    (:func:`triplebench.warmup.warm_up` calls this).
+class Genres(Benchmark):
+    """GenRES (see the module docstring): the hooks of :class:`~triplebench.benchmark.Benchmark`.
 
-    Returns
-    -------
-    bool
-        True: GenRES needs no gold for this, and without the genres extra there is nothing to
-        compile (its embedder says what to install when it is used).
+    A judge, an embedder or a topic model may be given as a Python object instead of a name
+    (:data:`~.scorer.BACKEND_OBJECTS`): :meth:`read_options` validates the other options and keeps
+    those objects as they are; ``archived_run=`` (or an :class:`~.reproduce.ArchivedRun` as the
+    predictions) reproduces an upstream run instead of scoring predictions.
     """
-    from ...errors import TripleBenchError
-    from .minilm import MiniLM
 
-    try:
-        MiniLM().embed(["warm", "up the kernels"], workers=1)
-    except (ImportError, TripleBenchError):
-        pass
-    return True
+    name = "genres"
+    options = OPTIONS
+    metric = EVALUATE
 
+    def read_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The validated options, with the backend options given as objects kept as given (not validated).
+
+        Raises
+        ------
+        InputError
+            An unknown option or a bad value.
+        """
+        objects = backend_objects(options)
+        opts = super().read_options({k: v for k, v in options.items() if k not in objects})
+        return {**opts, **objects}
+
+    def check(self, predictions: Any, gold: Any, options: dict[str, Any]) -> None:
+        """``archived_run`` takes no predictions and names a run of ``dataset`` (if given); other predictions need a
+        ``dataset``."""
+        if options["archived_run"] is not None:
+            if predictions is not None:
+                raise InputError.option("archived_run", options["archived_run"], "no predictions beside it (it names the "
+                                        "upstream run to reproduce)")
+            predictions = ArchivedRun.parse(options["archived_run"])
+        if isinstance(predictions, ArchivedRun):
+            if options["dataset"] not in (None, predictions.dataset):
+                raise InputError.option("dataset", options["dataset"], f"{predictions.dataset} (the archived run's set) "
+                                        "or nothing")
+        elif options["dataset"] is None:
+            raise InputError.option("dataset", None, "the set the texts come from (--set): " + " | ".join(SETS))
+
+    def compute(self, predictions: Any, gold: Any, options: dict[str, Any], location: DataLocation) -> GenresResult:
+        """Score the predictions (or reproduce the archived run) with the backends the options name or give."""
+        if options["archived_run"] is not None:
+            predictions = ArchivedRun.parse(options["archived_run"])
+        if isinstance(predictions, ArchivedRun):
+            return score_archived_run(predictions, options, backend_objects(options), location)
+        return score_predictions(predictions, gold, options, backend_objects(options), location)
+
+    def from_evaluate(self, predictions: Any, references: Any = None, *, gold: Any = None, texts: Any = None,
+                      **options: Any) -> GenresResult:
+        """See :func:`from_evaluate`: one example per text, placed by ``texts``; ``gold`` per example or by text."""
+        if texts is None or len(texts) != len(predictions):
+            raise InputError("<predictions>", None, f"texts= needs one source text per example ({len(predictions)})",
+                             field="texts")
+        if gold is not None and not isinstance(gold, (Mapping, str, PathLike)):
+            if len(gold) != len(texts):
+                raise InputError("<gold>", None, f"gold= needs one list of triples per example ({len(texts)})",
+                                 field="gold")
+            gold = dict(zip(texts, gold))
+        return self.score([{"text": t, "triples": p} for t, p in zip(texts, predictions)], gold=gold, **options)
+
+    def dataset(self) -> DatasetBuilder:
+        """The six sets' configs, the corpora, the archived runs, their verdicts and the prompts (:mod:`.build`)."""
+        from . import build
+
+        return DatasetBuilder(build.CONFIGS, build.build)
+
+    def warm_up(self, location: DataLocation) -> bool:
+        """Embed two strings with the MiniLM encoder, so numba compiles its kernels into its cache.
+
+        Returns
+        -------
+        bool
+            True: GenRES needs no gold for this, and without the genres extra there is nothing to
+            compile (its embedder says what to install when it is used).
+        """
+        from ...errors import TripleBenchError
+        from .minilm import MiniLM
+
+        try:
+            MiniLM().embed(["warm", "up the kernels"], workers=1)
+        except (ImportError, TripleBenchError):
+            pass
+        return True
+
+    def layouts(self) -> tuple[Layout, ...]:
+        """The GenRES prediction layouts (:data:`.formats.LAYOUTS`)."""
+        from .formats import LAYOUTS
+
+        return LAYOUTS
+
+    def report(self) -> ReportStage:
+        """The paper-vs-ours table of the 84 paper runs and its part of the report page (:mod:`.report`)."""
+        from .report import STAGE
+
+        return STAGE
+
+    def cli(self) -> CliExtras:
+        """``--archived-run`` standing for the prediction files (:mod:`.cli`)."""
+        from .cli import EXTRAS
+
+        return EXTRAS
+
+    def commands(self) -> tuple[Command, ...]:
+        """``triplebench judge-check`` (:mod:`.judge_check_command`)."""
+        from .judge_check_command import COMMAND
+
+        return (COMMAND,)
+
+
+    def tasks(self, *, shots: int = 0, location: DataLocation | None = None) -> tuple[Task, ...]:
+        """One relation-extraction task per set, with the paper's prompts (:mod:`.task`)."""
+        from ...location import DataLocation
+        from .task import tasks
+
+        return tasks(shots, location or DataLocation.default())
+
+#: the benchmark (:func:`triplebench.registry.load`)
+BENCHMARK = Genres()

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +35,10 @@ from .agreement_store import store_agreement, stored_agreement  # noqa: F401 (st
 from .formats import SETS
 from .judge_replies import granularity_of
 
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "genres"
 SCORES = ("FS", "GS")
 
 OPTIONS: tuple[Option, ...] = (
@@ -124,8 +128,9 @@ class JudgeCheck:
 # -- the reference ---------------------------------------------------------------------------------
 
 
-def reference_verdicts(dataset: str) -> list[Reference]:
-    """Every distinct (text, triple) of ``dataset`` with an archived FS verdict and GS reply.
+def reference_verdicts(dataset: str, location: DataLocation) -> list[Reference]:
+    """Every distinct (text, triple) of ``dataset`` with an archived FS verdict and GS reply
+    (the ``predictions`` and ``judgments`` configs at ``location``).
 
     A triple's FS verdict is the one its own run archived (position by position, as
     the reference scorer stored them); its GS reply is the one the same run stored for
@@ -133,10 +138,8 @@ def reference_verdicts(dataset: str) -> list[Reference]:
     """
     import pyarrow.compute as pc
 
-    from ...data import load_table
-
     def rows(config: str) -> list[dict]:
-        table = load_table("genres", config, "test")
+        table = location.table(NAME, config, "test")
         return table.filter(pc.equal(table["set"], dataset)).to_pylist()
 
     triples_of = {(r["model"], r["seed"], r["sample"], r["text"]): [t["raw"] for t in r["triples"]]
@@ -217,11 +220,14 @@ def agreement(reference: np.ndarray, judged: np.ndarray, reference_score: float,
 # -- the check ---------------------------------------------------------------------------------------
 
 
-def judge_check(**options: Any) -> JudgeCheck:
+def judge_check(*, location: DataLocation | None = None, **options: Any) -> JudgeCheck:
     """Run a judge on a stratified sample of archived verdicts and measure its agreement.
 
     Parameters
     ----------
+    location : DataLocation, optional
+        Where the archived verdicts (and the judge's prompts) are read from (default:
+        :meth:`~triplebench.location.DataLocation.default`).
     **options
         ``dataset`` (required), ``sample`` (200), ``seed``, ``bootstrap``, ``level``,
         and the judge options of :func:`triplebench.benchmarks.genres.score`: ``judge="openai"`` with
@@ -241,10 +247,12 @@ def judge_check(**options: Any) -> JudgeCheck:
     EndpointError
         The judge server failed (see :mod:`.http`).
     """
+    from ...location import DataLocation
     from . import backends
     from .backends import INSECURE_HTTP, JUDGE_SPEC
     from .judges import OpenAIJudge
 
+    location = location or DataLocation.default()
     judge = options.pop("judge") if not isinstance(options.get("judge"), (str, type(None))) else None
     options.setdefault("judge", "openai")
     own = validate(OPTIONS, {k: v for k, v in options.items() if k not in JUDGE_OPTIONS}, where="judge_check")
@@ -257,11 +265,11 @@ def judge_check(**options: Any) -> JudgeCheck:
     if judge is None and opts["judge"] == "archived":
         raise InputError.option("judge", "archived", "openai (the archived judge is the reference itself)")
     dataset = own["dataset"]
-    population = reference_verdicts(dataset)
+    population = reference_verdicts(dataset, location)
     if not population:
         raise InputError.option("dataset", dataset, "a set with archived FS and GS verdicts")
     sample = stratified_sample(population, own["sample"], own["seed"])
-    judge = backends.judge(opts, dataset, judge)
+    judge = backends.judge(opts, dataset, location, judge)
     triples = [json.loads(item.triple) for item in sample]
     fs = [bool(v) if v is not None else None for v in judge.factualness([(item.text, t) for item, t in zip(sample, triples)])]
     gs = judge.granularity(triples, texts=[item.text for item in sample])

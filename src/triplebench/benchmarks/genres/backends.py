@@ -11,11 +11,14 @@ or Ollama) unless ``insecure_http=True``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...endpoints import endpoint
 from ...errors import InputError
 from ...options import Option
+
+if TYPE_CHECKING:
+    from ...location import DataLocation
 
 #: what to do when FS/GS have no judge for a new system
 JUDGE_HELP = (
@@ -27,20 +30,24 @@ JUDGE_HELP = (
 )
 
 
-def judge(opts: dict[str, Any], dataset: str, given: Any = None):
-    """The FS/GS judge the options ask for (``given``: a user object with the Judge methods)."""
-    from .judges import ArchivedJudge, OpenAIJudge
+def judge(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any = None):
+    """The FS/GS judge the options ask for (``given``: a user object with the Judge methods).
+
+    The archived verdicts and the judge's prompt templates are read from the built dataset at ``location``.
+    """
+    from .judges import ArchivedJudge, OpenAIJudge, load_prompts
 
     if given is not None:
         return given
     if opts["judge"] == "archived":
-        return ArchivedJudge(dataset, model=opts["archived_model"], seed=opts["archived_seed"])
+        return ArchivedJudge(dataset, location, model=opts["archived_model"], seed=opts["archived_seed"])
     from .agreement_store import stored_agreement
 
     base, key = endpoint("judge_url", opts["judge_url"], opts["judge_key_env"], opts["insecure_http"])
     found = OpenAIJudge(base_url=base, model=opts["judge_model"], api_key=key, api=opts["judge_api"],
+                        insecure_http=opts["insecure_http"],
                         concurrency=opts["judge_concurrency"], timeout=opts["judge_timeout"],
-                        cache=judge_cache(opts["judge_cache"]))
+                        cache=judge_cache(opts["judge_cache"]), prompts=load_prompts(location))
     found.agreement = stored_agreement(found.base_url, found.model, dataset)  # the last `judge-check` of this judge
     return found
 
@@ -99,7 +106,7 @@ def embedder(opts: dict[str, Any], given: Any = None):
             default = default_cache_path(backend.name, opts["dataset"])
     else:
         base, key = endpoint("embed_url", opts["embed_url"], opts["embed_key_env"], opts["insecure_http"])
-        backend = OpenAIEmbedder(base_url=base, model=opts["embed_model"], api_key=key)
+        backend = OpenAIEmbedder(base_url=base, model=opts["embed_model"], api_key=key, insecure_http=opts["insecure_http"])
     if not opts["embedding_cache"]:
         return CachedEmbedder(backend, default, best_effort=True)
     cache = Path(opts["embedding_cache"])

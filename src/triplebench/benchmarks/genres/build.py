@@ -17,8 +17,9 @@ Which upstream files go where (see :mod:`triplebench.benchmarks.genres.formats`)
   for CDR, NYT10m, Wiki20m, Wiki80 (the paper's 1,500 / 11,086 / 14,257 /
   22,400 texts); for DocRED and TACRED the LDA training texts are not
   published, so the keys of ``datasets/<set>_all.json`` (985 / 6,277 texts) stand in.
-* ``prompts`` (split ``train``): ``prompts/fact_checker.txt`` and
-  ``prompts/granularity_checker.txt``.
+* ``prompts`` (split ``train``): the judge templates ``prompts/fact_checker.txt`` and
+  ``prompts/granularity_checker.txt``, and the extraction prompts the paper's runs used
+  (``prompts/general_bag.txt``; ``prompts/bio_bag.txt`` for CDR), which ``triplebench run`` sends.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ConfigSpec("predictions", "genres/prediction_record", ("test",), "archived LLM extractions (processed_results/)"),
     ConfigSpec("judgments", "genres/judgment", ("test",), "archived factualness verdicts and granularity replies (GREScores/)"),
     ConfigSpec("corpora", "genres/corpus", ("train",), "texts the per-set LDA topic models are trained on"),
-    ConfigSpec("prompts", "genres/prompt", ("train",), "judge prompt templates (Appendix B)"),
+    ConfigSpec("prompts", "genres/prompt", ("train",), "judge prompt templates (Appendix B) and the extraction prompts of the runs"),
 )
 
 CORPUS_FILES = {
@@ -58,7 +59,8 @@ CORPUS_FILES = {
     "wiki80": "GREScores/topical_process/wiki80_all_text.json",
 }
 
-PROMPT_FILES = {"fact_checker": "prompts/fact_checker.txt", "granularity_checker": "prompts/granularity_checker.txt"}
+PROMPT_FILES = {"fact_checker": "prompts/fact_checker.txt", "granularity_checker": "prompts/granularity_checker.txt",
+                "general_bag": "prompts/general_bag.txt", "bio_bag": "prompts/bio_bag.txt"}
 
 
 def _pinned(prefix: str) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ...benchmark import CliExtras
 from ...errors import InputError
 
 
@@ -23,3 +24,7 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]] | None:
     if args.predictions:
         raise InputError(None, None, "give prediction files or --archived-run, not both", field="predictions")
     return [(args.archived_run, None)]
+
+
+#: what ``triplebench score genres`` adds (:meth:`triplebench.benchmark.Benchmark.cli`)
+EXTRAS = CliExtras(inputs=inputs)

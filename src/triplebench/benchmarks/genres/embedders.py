@@ -91,7 +91,12 @@ class MiniLMEmbedder:
 
 
 class OpenAIEmbedder:
-    """An OpenAI-compatible ``/embeddings`` endpoint (OpenAI, vLLM, Ollama, ...)."""
+    """An OpenAI-compatible ``/embeddings`` endpoint (OpenAI, vLLM, Ollama, ...).
+
+    ``base_url`` defaults to ``$OPENAI_BASE_URL``, else OpenAI's, and follows the https rule of
+    :func:`~triplebench.endpoints.endpoint` (plain http to another host only with ``insecure_http``);
+    ``api_key`` defaults to ``$OPENAI_API_KEY`` for api.openai.com only.
+    """
 
     name = "openai"
 
@@ -104,13 +109,14 @@ class OpenAIEmbedder:
         timeout: float = 60.0,
         retries: int = 5,
         backoff: float = 1.0,
+        insecure_http: bool = False,
     ) -> None:
+        from ...endpoints import endpoint
         from ...http import JsonClient
-        from .judges import endpoint_key
 
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        self.base_url, key = endpoint("embed_url", base_url, None, insecure_http)
         self.model = model or os.environ.get("GENRES_EMBED_MODEL") or "text-embedding-ada-002"
-        self.api_key = api_key if api_key is not None else endpoint_key(self.base_url)
+        self.api_key = api_key if api_key is not None else key
         self.batch_size = batch_size
         self.timeout = timeout
         self.retries = retries
@@ -145,6 +151,11 @@ def default_cache_path(backend: str, dataset: str) -> Path:
     return cache_dir() / "genres-embeddings" / f"{backend}-{dataset}"
 
 
+def _vectors(values: np.ndarray) -> bool:
+    """Whether stored values are vectors an embedder made: finite (a NaN or inf has no cosine)."""
+    return bool(np.isfinite(values).all())
+
+
 class CachedEmbedder:
     """Embeds each distinct string once; its vectors kept in an optional store folder (:mod:`.store`).
 
@@ -175,7 +186,7 @@ class CachedEmbedder:
         self.cache_path = Path(cache_path) if cache_path else None
         self.best_effort = best_effort
         self.calls = 0
-        self.store = ShardStore(self.cache_path, self.key, None, "<f4", strict=not best_effort)
+        self.store = ShardStore(self.cache_path, self.key, None, "<f4", strict=not best_effort, check=_vectors)
 
     @property
     def index(self) -> dict[str, int]:

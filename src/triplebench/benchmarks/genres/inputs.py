@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
 from ...scoring.inputs import prediction_input
 from .formats import SETS
+
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "genres"
 
 
 @dataclass
@@ -52,46 +56,36 @@ class Predictions:
         return sum(1 for i in self.index if i >= 0)
 
 
-def set_texts(dataset: str) -> tuple[str, ...]:
+def set_texts(dataset: str, location: DataLocation) -> tuple[str, ...]:
     """The texts of a set, in ``text_id`` order (read once per process and data location)."""
-    from ...resolver import context_key
-
-    return _set_texts(dataset, context_key())
+    return _set_index(dataset, location)[0]
 
 
-@lru_cache(maxsize=8)
-def _set_texts(dataset: str, where: tuple) -> tuple[str, ...]:
-    from ...data import load_table
-
-    return tuple(load_table("genres", dataset, "test")["text"].to_pylist())
+def _positions(dataset: str, location: DataLocation) -> dict[str, int]:
+    """``text -> text_id`` of a set (built once per process and data location, with :func:`set_texts`)."""
+    return _set_index(dataset, location)[1]
 
 
-@lru_cache(maxsize=8)
-def _texts_positions(texts: tuple[str, ...]) -> dict[str, int]:
-    return {text: i for i, text in enumerate(texts)}
+def _set_index(dataset: str, location: DataLocation) -> tuple[tuple[str, ...], dict[str, int]]:
+    def build() -> tuple[tuple[str, ...], dict[str, int]]:
+        texts = tuple(location.table(NAME, dataset, "test", columns=["text"])["text"].to_pylist())
+        return texts, {text: i for i, text in enumerate(texts)}
+
+    return location.memo(NAME, ("texts", dataset), build)
 
 
-def _positions(dataset: str) -> dict[str, int]:
-    return _texts_positions(set_texts(dataset))
-
-
-def set_gold(dataset: str) -> tuple[list[list[str]], ...]:
+def set_gold(dataset: str, location: DataLocation) -> tuple[list[list[str]], ...]:
     """The gold triples of every text of a set, in ``text_id`` order (read once per process and data location)."""
-    from ...resolver import context_key
 
-    return _set_gold(dataset, context_key())
+    def build() -> tuple[list[list[str]], ...]:
+        rows = location.table(NAME, dataset, "test", columns=["triples"]).column("triples").to_pylist()
+        return tuple([[t["head"], t["relation"], t["tail"]] for t in triples] for triples in rows)
 
-
-@lru_cache(maxsize=8)
-def _set_gold(dataset: str, where: tuple) -> tuple[list[list[str]], ...]:
-    from ...data import load_table
-
-    rows = load_table("genres", dataset, "test").column("triples").to_pylist()
-    return tuple([[t["head"], t["relation"], t["tail"]] for t in triples] for triples in rows)
+    return location.memo(NAME, ("gold", dataset), build)
 
 
-def read_predictions(predictions: Any, dataset: str, *, strict: bool) -> Predictions:
-    """Read, check and place ``predictions`` (see the module docstring).
+def read_predictions(predictions: Any, dataset: str, location: DataLocation, *, strict: bool) -> Predictions:
+    """Read, check and place ``predictions`` (see the module docstring) in the set ``dataset`` read from ``location``.
 
     Raises
     ------
@@ -123,18 +117,18 @@ def read_predictions(predictions: Any, dataset: str, *, strict: bool) -> Predict
             raw.append(list(row["triples"]))
     if not keys:
         raise InputError(found.source, None, "no texts: expected one record per text")
-    texts = _texts(keys, dataset, found.source)
+    texts = _texts(keys, dataset, found.source, location)
     triples, dropped = check_triples(raw, found.source, strict)
-    positions = _positions(dataset)
+    positions = _positions(dataset, location)
     return Predictions(found.source, texts, triples, [positions.get(t, -1) for t in texts], dropped)
 
 
-def _texts(keys: Sequence[Any], dataset: str, source: str) -> list[str]:
+def _texts(keys: Sequence[Any], dataset: str, source: str, location: DataLocation) -> list[str]:
     texts: list[str] = []
     seen: dict[str, int] = {}
     for number, key in enumerate(keys, start=1):
         if isinstance(key, int) and not isinstance(key, bool):
-            known = set_texts(dataset)
+            known = set_texts(dataset, location)
             if not 0 <= key < len(known):
                 raise InputError(source, number, f"text_id {key} is not a {dataset} text (0..{len(known) - 1})", field="text_id")
             key = known[key]
@@ -186,9 +180,9 @@ def check_triples(per_text: Sequence[Any], source: str, strict: bool) -> tuple[l
     return out, dropped
 
 
-def other_set_of(text: str) -> str | None:
+def other_set_of(text: str, location: DataLocation) -> str | None:
     """The set holding ``text`` when it is not the chosen one (for the coverage hint)."""
     for name in SETS:
-        if text in _positions(name):
+        if text in _positions(name, location):
             return name
     return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ...benchmark import Command
 from ...options import add_arguments, from_namespace
 
 
@@ -37,14 +38,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the check; print the text report or JSON."""
-    from contextlib import nullcontext
-
-    from ...resolver import use_data
+    """Run the check on the data ``--data`` names (default: where scoring finds it); print the text report or JSON."""
+    from ...location import DataLocation
     from .agreement import judge_check
 
     options = from_namespace(_options(), args)
-    with use_data(args.data) if args.data else nullcontext():
-        result = judge_check(**options)
+    result = judge_check(location=DataLocation.from_options({"data": args.data}), **options)
     print(json.dumps(result.to_dict(), indent=1) if args.json else result.format())
     return 0
+
+
+#: ``triplebench judge-check`` (:meth:`triplebench.benchmark.Benchmark.commands`)
+COMMAND = Command("judge-check", "check a GenRES FS/GS judge against the paper's judge", configure, run)

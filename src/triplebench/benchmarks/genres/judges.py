@@ -48,14 +48,18 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import IO, Any, Protocol
-from urllib.parse import urlsplit
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from ...errors import TripleBenchError
 from ...http import EndpointError
 from .judge_replies import count_splits, is_well_formed_factualness, parse_factualness
+
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "genres"
 
 Triple = Sequence[Any]
 
@@ -78,14 +82,12 @@ class Judge(Protocol):
         """Per triple: the number of sub-triples the judge splits it into, or None without a reply."""
 
 
-def load_prompts() -> dict[str, str]:
-    """The judge templates from the built dataset (``prompts`` config)."""
-    from ...data import load_records
-
-    return {row["name"]: row["template"] for row in load_records("genres", "prompts", "train")}
+def load_prompts(location: DataLocation) -> dict[str, str]:
+    """The judge templates from the built dataset at ``location`` (``prompts`` config)."""
+    return {row["name"]: row["template"] for row in location.records(NAME, "prompts", "train")}
 
 
-def read_columns(config: str, fields: Sequence[str]):
+def read_columns(config: str, fields: Sequence[str], location: DataLocation):
     """The ``fields`` of the built GenRES table ``config`` (test split), nested ones as ``parent.child``.
 
     Parameters
@@ -94,6 +96,8 @@ def read_columns(config: str, fields: Sequence[str]):
         ``judgments`` or ``predictions``.
     fields : sequence of str
         Top-level columns, or children of a struct or of a list's struct (``granularity.triple``).
+    location : DataLocation
+        Where the built table is read from.
 
     Returns
     -------
@@ -102,10 +106,8 @@ def read_columns(config: str, fields: Sequence[str]):
     """
     import pyarrow.parquet as pq
 
-    from ...data import require_parquet
-
     # the texts and run names repeat from row to row: read as dictionaries, each distinct one is held once
-    handle = pq.ParquetFile(require_parquet("genres", config, "test"),
+    handle = pq.ParquetFile(location.parquet(NAME, config, "test"),
                             read_dictionary=[f for f in ("set", "sample", "model", "text") if f in fields])
     wanted = set(fields)
     leaves = [handle.schema.column(i).path for i in range(len(handle.schema))]
@@ -211,9 +213,10 @@ class ArchivedJudge:
     verdict of the set). For every triple the answer is what a full index in the
     archive's order gives: runs sorted by (model, seed, sample), the first run that
     judged the triple (in that text, for factualness and per-text granularity) wins.
+    The verdicts are read from the built ``judgments`` and ``predictions`` configs at ``location``.
     """
 
-    def __init__(self, set_name: str, model: str | None = None, seed: int | None = None) -> None:
+    def __init__(self, set_name: str, location: DataLocation, model: str | None = None, seed: int | None = None) -> None:
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -224,8 +227,8 @@ class ArchivedJudge:
         run = ("set", "sample", "model", "seed", "text")
         # only the columns the verdicts need: the replies and triples' elements are most of both files
         judgments = self._filter(read_columns("judgments", (*run, "factualness.supported", "granularity.triple",
-                                                             "granularity.splits")))
-        predictions = self._filter(read_columns("predictions", (*run, "triples.raw")))
+                                                             "granularity.splits"), location))
+        predictions = self._filter(read_columns("predictions", (*run, "triples.raw"), location))
         rows = _rows(judgments.select(["model", "seed", "sample", "text"]))
         self._texts = [row["text"] for row in rows]
         self._order = sorted(range(len(rows)), key=lambda r: (rows[r]["model"], rows[r]["seed"], rows[r]["sample"]))
@@ -439,12 +442,6 @@ class Progress:
         self.printed = True
 
 
-def endpoint_key(base_url: str) -> str:
-    """``$OPENAI_API_KEY`` when ``base_url`` is api.openai.com, else no key: a key goes only where it was made for."""
-    host = urlsplit(base_url).hostname or ""
-    return os.environ.get("OPENAI_API_KEY", "") if host == "api.openai.com" else ""
-
-
 class OpenAIJudge:
     """GPT-style judge behind any OpenAI-compatible endpoint.
 
@@ -454,8 +451,11 @@ class OpenAIJudge:
     arrives. ``concurrency`` requests are in flight at once; the first failure that
     retrying cannot change (see :mod:`.http`) stops the whole batch. While a batch
     runs, a progress line goes to ``progress_stream`` (default: stderr) every
-    ``progress_every`` seconds (0: never). ``api_key`` defaults to
-    ``$OPENAI_API_KEY`` for api.openai.com only.
+    ``progress_every`` seconds (0: never). ``base_url`` defaults to ``$OPENAI_BASE_URL``, else
+    OpenAI's, and follows the https rule of :func:`~triplebench.endpoints.endpoint` (plain http to
+    another host only with ``insecure_http``); ``api_key`` defaults to ``$OPENAI_API_KEY`` for
+    api.openai.com only. ``prompts`` defaults to the templates of the built dataset found by
+    :meth:`~triplebench.location.DataLocation.default`.
     """
 
     def __init__(
@@ -474,19 +474,25 @@ class OpenAIJudge:
         progress_every: float = 5.0,
         progress_stream: IO[str] | None = None,
         max_retry_after: float = 60.0,
+        insecure_http: bool = False,
     ) -> None:
+        from ...endpoints import endpoint
         from ...http import JsonClient
 
         if api not in ("completions", "chat"):
             raise TripleBenchError(f"judge api must be 'completions' or 'chat', got {api!r}")
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        self.base_url, key = endpoint("judge_url", base_url, None, insecure_http)
         self.model = model or os.environ.get("GENRES_JUDGE_MODEL") or "gpt-3.5-turbo-instruct"
-        self.api_key = api_key if api_key is not None else endpoint_key(self.base_url)
+        self.api_key = api_key if api_key is not None else key
         self.api = api
         self.concurrency = max(1, int(concurrency))
         self.timeout, self.retries, self.backoff, self.temperature = timeout, retries, backoff, temperature
         self.progress_every, self.progress_stream = progress_every, progress_stream
-        templates = prompts if prompts is not None else load_prompts()
+        if prompts is None:
+            from ...location import DataLocation
+
+            prompts = load_prompts(DataLocation.default())
+        templates = prompts
         self.templates = {name: text.strip() for name, text in templates.items()}
         self.template_sha = {n: hashlib.sha256(t.encode("utf-8")).hexdigest() for n, t in self.templates.items()}
         if cache is False:

@@ -1,4 +1,4 @@
-"""The paper-vs-ours table for GenRES (DVC stage ``report_genres``, settings in ``params.yaml``).
+"""The paper-vs-ours table for GenRES (its report stage; settings: ``reports: genres:`` of ``params.yaml``).
 
 ``triplebench report genres`` (= ``report``) first fills two caches under ``models/genres/``
 (not DVC outputs: they are remade from the built dataset when missing):
@@ -14,8 +14,8 @@ Then it computes, per (set, model): #tri, #tok, FS, GS (archived judge), US and 
 (MiniLM, phi swept over ``phi_grid``), TS (the LDA models, #tri, #tok, TS, FS and GS in a
 second process while this one embeds: :func:`descriptive_columns`); the Spearman rank correlation with the
 paper per column and set; the phi that makes MiniLM rank the 14 models most like the
-paper's ada-002 did; and writes ``reports/genres.json`` and ``reports/genres_table.csv``.
-``report genres card`` rewrites the dataset card's tables from that report.
+paper's ada-002 did; and writes ``report.json`` and ``table.csv`` into the stage's folder
+(``reports/stages/genres/``). ``report genres card`` rewrites the dataset card's tables from that report.
 """
 
 from __future__ import annotations
@@ -24,13 +24,19 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...benchmark import ReportStage
 from ...io import atomic_write_text
-from ...paths import dataset_dir, reports_dir
+from ...paths import dataset_dir
 from .formats import PAPER_MODELS, SETS
+
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "genres"
 
 #: the paper's Tables 2-4: (set, model) -> (#tri, #tok, TS, US, FS, GS, CS), written
 #: out from ../shared/papers/003_93d3e08aa4b6d995.txt (the specification)
@@ -71,11 +77,9 @@ def paper_table(path: str | Path | None = None) -> dict[tuple[str, str], dict[st
     return table
 
 
-def paper_runs() -> dict[tuple[str, str], dict[str, Any]]:
-    """(set, model) -> {"texts", "triples"} of the archived outputs the paper scored."""
-    from ...data import load_table
-
-    table = load_table("genres", "predictions", "test").to_pylist()
+def paper_runs(location: DataLocation) -> dict[tuple[str, str], dict[str, Any]]:
+    """(set, model) -> {"texts", "triples"} of the archived outputs the paper scored (the ``predictions`` config at ``location``)."""
+    table = location.table(NAME, "predictions", "test").to_pylist()
     runs: dict[tuple[str, str], dict[str, Any]] = {}
     for row in table:
         sample = SETS[row["set"]][0]
@@ -88,11 +92,11 @@ def paper_runs() -> dict[tuple[str, str], dict[str, Any]]:
     return runs
 
 
-def gold_triples(set_name: str) -> dict[str, list[list[str]]]:
-    """``text -> gold triples`` of one set's built config."""
-    from ...data import load_records
+def gold_triples(set_name: str, location: DataLocation) -> dict[str, list[list[str]]]:
+    """``text -> gold triples`` of one set's built config at ``location`` (the scorer's memo: read once per process)."""
+    from .inputs import set_gold, set_texts
 
-    return {r["text"]: [[t["head"], t["relation"], t["tail"]] for t in r["triples"]] for r in load_records("genres", set_name, "test")}
+    return dict(zip(set_texts(set_name, location), set_gold(set_name, location)))
 
 
 def embedding_path() -> Path:
@@ -102,22 +106,22 @@ def embedding_path() -> Path:
     return project_root() / "models" / "genres" / "minilm-elements"
 
 
-def all_elements(runs) -> list[str]:
-    """Every distinct element string of the paper runs and the gold triples, sorted."""
+def all_elements(runs, location: DataLocation) -> list[str]:
+    """Every distinct element string of the paper runs and the gold triples (read from ``location``), sorted."""
     strings: set[str] = set()
     for run in runs.values():
         for triples in run["triples"]:
             for t in triples:
                 strings.update(x if isinstance(x, str) else str(x) for x in t)
     for set_name in SETS:
-        for triples in gold_triples(set_name).values():
+        for triples in gold_triples(set_name, location).values():
             for t in triples:
                 strings.update(t)
     return sorted(strings)
 
 
-def embed_main(chunk: int = 4096, shared: Callable[[], bool] | None = None) -> int:
-    """Embed the element strings not yet in the cache, ``chunk`` at a time (resumable).
+def embed_main(location: DataLocation, chunk: int = 4096, shared: Callable[[], bool] | None = None) -> int:
+    """Embed the element strings (of the runs and gold at ``location``) not yet in the cache, ``chunk`` at a time (resumable).
 
     ``shared``: while it returns True another process works on the second core, and a chunk is
     embedded on one core (one batch at a time, one BLAS thread); otherwise on all of them.
@@ -126,8 +130,8 @@ def embed_main(chunk: int = 4096, shared: Callable[[], bool] | None = None) -> i
 
     from .embedders import CachedEmbedder, MiniLMEmbedder
 
-    runs = paper_runs()
-    strings = all_elements(runs)
+    runs = paper_runs(location)
+    strings = all_elements(runs, location)
     # one batch at a time, on a BLAS of as many threads as there are free cores: where the cores are
     # hyperthreads of one physical core, two batches side by side gain less than one batch on both
     cache = CachedEmbedder(MiniLMEmbedder(workers=1), embedding_path())
@@ -155,25 +159,27 @@ def spearman(a, b) -> float | None:
     return float(spearmanr(a, b).statistic)
 
 
-def ensure_topic_models(seed: int, max_iter: int) -> None:
+def ensure_topic_models(seed: int, max_iter: int, location: DataLocation) -> None:
     """Train the LDA model of every set whose stored one was not made from today's inputs (a cache under models/genres/lda).
 
     A model is reused only when its provenance (corpus file and training code digests, scikit-learn
-    version, seed, iterations) is the one :func:`~triplebench.benchmarks.genres.topics.provenance` gives now.
+    version, seed, iterations) is the one :func:`~triplebench.benchmarks.genres.topics.provenance` gives now
+    for the ``corpora`` config at ``location``.
     """
     from .topics import model_path, provenance, stored_provenance, train_all
 
     for set_name in SETS:
         path = model_path(set_name)
-        if stored_provenance(path) == provenance(set_name, seed, max_iter):
+        if stored_provenance(path) == provenance(set_name, location, seed, max_iter):
             continue
         started = time.perf_counter()
-        train_all([set_name], seed=seed, max_iter=max_iter)
+        train_all([set_name], location=location, seed=seed, max_iter=max_iter)
         print(f"lda {set_name}: trained in {time.perf_counter() - started:.1f}s -> {path}", flush=True)
 
 
-def descriptive_columns(seed: int, max_iter: int) -> dict[tuple[str, str], dict[str, float | None]]:
-    """#tri, #tok, TS, FS and GS (percent) of every paper run: the report's columns that need no embedding.
+def descriptive_columns(seed: int, max_iter: int, location: DataLocation) -> dict[tuple[str, str], dict[str, float | None]]:
+    """#tri, #tok, TS, FS and GS (percent) of every paper run (read from ``location``): the report's columns
+    that need no embedding.
 
     Trains the LDA models that are missing or stale first (:func:`ensure_topic_models`).
     :func:`report_main` runs this in a second process while it embeds the elements.
@@ -182,15 +188,15 @@ def descriptive_columns(seed: int, max_iter: int) -> dict[tuple[str, str], dict[
     from .statistics import token_stats
     from .topics import TopicModel, model_path, topical_similarity
 
-    ensure_topic_models(seed, max_iter)
-    runs = paper_runs()
+    ensure_topic_models(seed, max_iter, location)
+    runs = paper_runs(location)
     columns = {}
     for set_name in SETS:
         lda = TopicModel.load(model_path(set_name))
         for model in PAPER_MODELS:
             run = runs[(set_name, model)]
             triples = run["triples"]
-            arch = archived_run(set_name, model)
+            arch = archived_run(set_name, model, location)
             tri, tok = token_stats(triples)
             ts = float(np.mean([topical_similarity(lda, text, [[str(x) for x in t] for t in ts_]) for text, ts_ in zip(run["texts"], triples)]))
             columns[set_name, model] = {
@@ -205,7 +211,7 @@ def descriptive_columns(seed: int, max_iter: int) -> dict[tuple[str, str], dict[
     return columns
 
 
-def _columns_and_embeddings(seed: int, max_iter: int) -> dict[tuple[str, str], dict[str, float | None]]:
+def _columns_and_embeddings(seed: int, max_iter: int, location: DataLocation) -> dict[tuple[str, str], dict[str, float | None]]:
     """:func:`descriptive_columns` in a second process while this one embeds (:func:`embed_main`); returns the columns.
 
     The two halves share no state: the embedding is matrix products on one core, the columns are
@@ -217,38 +223,36 @@ def _columns_and_embeddings(seed: int, max_iter: int) -> dict[tuple[str, str], d
 
     try:
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        pending = pool.submit(descriptive_columns, seed, max_iter)
+        pending = pool.submit(descriptive_columns, seed, max_iter, location)
     except OSError:
-        embed_main()
-        return descriptive_columns(seed, max_iter)
+        embed_main(location)
+        return descriptive_columns(seed, max_iter, location)
     with pool:
-        embed_main(shared=lambda: not pending.done())
+        embed_main(location, shared=lambda: not pending.done())
         return pending.result()
 
 
-def report_main(out: str | Path | None = None) -> int:
-    """Fill the caches, compute every (set, model) row and write ``reports/genres.json`` and the plot table."""
-    from ...paths import project_root
-    from ...reports import report_params
+def report_main(location: DataLocation, folder: Path, settings: dict[str, Any]) -> int:
+    """Fill the caches, compute every (set, model) row of the data at ``location`` and write ``report.json``
+    and ``table.csv`` into ``folder``."""
     from . import kernels
     from .embedders import CachedEmbedder, MiniLMEmbedder
     from .scorer import triple_vectors
 
-    settings = report_params("report_genres")
     if settings["embedder"] != "minilm" or settings["gs_rule"] != "paper":
-        raise SystemExit("report_genres: the report is defined for embedder minilm and gs_rule paper")
+        raise SystemExit("reports.genres: the report is defined for embedder minilm and gs_rule paper")
     phi_grid = tuple(round(float(x), 2) for x in settings["phi_grid"])
     started = time.perf_counter()
-    columns = _columns_and_embeddings(int(settings["lda_seed"]), int(settings["lda_max_iter"]))
+    columns = _columns_and_embeddings(int(settings["lda_seed"]), int(settings["lda_max_iter"]), location)
     paper = paper_table()
-    runs = paper_runs()
+    runs = paper_runs(location)
     cache = CachedEmbedder(MiniLMEmbedder(), embedding_path())
-    missing = [s for s in all_elements(runs) if s not in cache.index]
+    missing = [s for s in all_elements(runs, location) if s not in cache.index]
     if missing:
         raise SystemExit(f"{len(missing)} elements are not embedded")
     rows: list[dict[str, Any]] = []
     for set_name in SETS:
-        gold = gold_triples(set_name)
+        gold = gold_triples(set_name, location)
         for model in PAPER_MODELS:
             run = runs[(set_name, model)]
             refs = [gold[t] for t in run["texts"]]
@@ -294,17 +298,15 @@ def report_main(out: str | Path | None = None) -> int:
         "spearman": correlations,
         "rows": [{k: v for k, v in r.items() if k not in ("us_by_phi", "cs_by_phi")} for r in rows],
     }
-    target = Path(out) if out else project_root() / "reports" / "genres.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, json.dumps(report, indent=1, allow_nan=False, default=lambda x: None) + "\n")
-    csv = target.with_name("genres_table.csv")
+    atomic_write_text(folder / "report.json", json.dumps(report, indent=1, allow_nan=False, default=lambda x: None) + "\n")
+    csv = folder / "table.csv"
     lines = ["set,model," + ",".join(f"paper_{c},ours_{c}" for c in PAPER_COLUMNS)]
     for r in report["rows"]:
         cells = [f"{r['paper'][c]:.1f},{'' if r['ours'][c] is None else format(r['ours'][c], '.1f')}" for c in PAPER_COLUMNS]
         lines.append(f"{r['set']},{r['model']}," + ",".join(cells))
     atomic_write_text(csv, "\n".join(lines) + "\n")
     pooled = ", ".join(f"{c}={correlations[c]['pooled']:.2f}" for c in PAPER_COLUMNS if correlations[c]["pooled"] is not None)
-    print(f"reports/genres.json: phi={best_phi}; Spearman pooled {pooled} "
+    print(f"genres report: phi={best_phi}; Spearman pooled {pooled} "
           f"({time.perf_counter() - started:.1f} s; not in the report, which stays byte-reproducible)")
     return 0
 
@@ -337,9 +339,11 @@ def card_tables(report: dict[str, Any]) -> str:
 
 
 def update_card(card: Path | None = None, report_path: Path | None = None) -> bool:
-    """Rewrite the card's report tables from ``reports/genres.json``; True if it changed."""
+    """Rewrite the card's report tables from the report stage's ``report.json``; True if it changed."""
+    from ...reports import stage_folder
+
     card = card or dataset_dir("genres") / "README.md"
-    report_path = report_path or reports_dir() / "genres.json"
+    report_path = report_path or stage_folder("genres") / "report.json"
     text = card.read_text(encoding="utf-8")
     head, rest = text.split(CARD_START, 1)
     _, tail = rest.split(CARD_END, 1)
@@ -349,29 +353,52 @@ def update_card(card: Path | None = None, report_path: Path | None = None) -> bo
     return new != text
 
 
-def main(argv=None) -> int:
-    """``triplebench report genres [report | embed | card]``."""
-    import argparse
+def main(folder: Path, settings: dict[str, Any], argv: list[str]) -> int:
+    """``triplebench report genres [report | embed | card]`` (the built data found by
+    :meth:`~triplebench.location.DataLocation.default`).
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    Parameters
+    ----------
+    folder : Path
+        Where ``report`` writes ``report.json`` and ``table.csv``.
+    settings : dict
+        Its ``params.yaml`` section (``lda_seed``, ``lda_max_iter``, ``embedder``, ``phi_grid``, ``gs_rule``).
+    argv : list of str
+        ``report`` (default), ``embed`` (only the embedding cache) or ``card`` (rewrite the dataset
+        card's tables from the last report).
+
+    Returns
+    -------
+    int
+        The exit status.
+    """
+    import argparse
+    import shutil
+
+    from ...location import DataLocation
+    from ...reports import stage_folder
+
+    parser = argparse.ArgumentParser(prog="triplebench report genres", description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="report", choices=["report", "embed", "card"],
                         help="report (default): caches, then the report; embed: only the embedding cache; "
                         "card: rewrite the dataset card's tables from the report")
-    parser.add_argument("--out")
     args = parser.parse_args(argv)
+    if args.what != "report":  # the stage's folder keeps the last report
+        shutil.copytree(stage_folder("genres"), folder, dirs_exist_ok=True)
     if args.what == "card":
         print("card updated" if update_card() else "card already up to date")
         return 0
-    return embed_main() if args.what == "embed" else report_main(args.out)
+    location = DataLocation.default()
+    return embed_main(location) if args.what == "embed" else report_main(location, folder, settings)
 
 
-def index_part(reports: Path, settings: dict[str, Any], significance: bool = True):
+def index_part(folders: dict[str, Path], settings: dict[str, Any], significance: bool = True):
     """GenRES's part of ``reports/index.html`` (the report hook, see :mod:`triplebench.reports.parts`).
 
     Parameters
     ----------
-    reports : Path
-        The reports folder (``genres.json``, written by this stage).
+    folders : dict
+        Report stage -> its folder (``genres``: ``report.json``).
     settings : dict
         The ``report_index`` section of ``params.yaml`` (unused).
     significance : bool
@@ -385,8 +412,12 @@ def index_part(reports: Path, settings: dict[str, Any], significance: bool = Tru
     """
     from .report_index import part
 
-    return part(Path(reports), PAPER_COLUMNS)
+    return part(folders["genres"], PAPER_COLUMNS)
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+#: GenRES's report (:meth:`triplebench.benchmark.Benchmark.report`): no published systems to add beside
+STAGE = ReportStage(main, index_part)

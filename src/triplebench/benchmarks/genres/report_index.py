@@ -2,7 +2,7 @@
 
 The hook itself is :func:`triplebench.benchmarks.genres.report.index_part` (the module of the
 ``report_genres`` stage); this module holds what it assembles, read from
-``reports/genres.json``.
+the report stage's ``report.json``.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def genres_paper_vs_ours(rows: Sequence[Mapping[str, object]], scores: Sequence[
 
 
 def figure_of(report: Mapping[str, Any]) -> str:
-    """:func:`genres_paper_vs_ours` of ``reports/genres.json``: every Spearman column, every run."""
+    """:func:`genres_paper_vs_ours` of the report stage's ``report.json``: every Spearman column, every run."""
     columns = list(report["spearman"])
     rows = [{"set": r["set"], **{f"paper_{c}": r["paper"].get(c) for c in columns},
              **{f"ours_{c}": (r.get("ours") or {}).get(c) for c in columns}} for r in report["rows"]]
@@ -84,7 +84,7 @@ def section_html(report: Mapping[str, Any], scatter_svg: str) -> str:
     Parameters
     ----------
     report : mapping
-        ``reports/genres.json`` (``spearman``, ``rows``, ``backends``).
+        the report stage's ``report.json`` (``spearman``, ``rows``, ``backends``).
     scatter_svg : str
         :func:`genres_paper_vs_ours`.
 
@@ -93,7 +93,7 @@ def section_html(report: Mapping[str, Any], scatter_svg: str) -> str:
     str
         The section's HTML.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.html import figure, paragraph, section, table
     from ...reports.sections import fmt
 
@@ -113,16 +113,16 @@ def section_html(report: Mapping[str, Any], scatter_svg: str) -> str:
         "<details><summary>All runs: paper / ours</summary>"
         + table(["set", "model", *columns], full) + "</details>",
     ]
-    return section("genres", get("genres").title, parts)
+    return section("genres", entry("genres").title, parts)
 
 
 def metrics_rows(report: Mapping[str, Any], columns: Sequence[str]) -> dict[str, dict[str, float | None]]:
-    """``reports/genres.json`` -> "set/model" -> ours {tri, tok (counts, 1 decimal), scores (fractions, 3 decimals)}.
+    """the report stage's ``report.json`` -> "set/model" -> ours {tri, tok (counts, 1 decimal), scores (fractions, 3 decimals)}.
 
     Parameters
     ----------
     report : mapping
-        ``reports/genres.json`` (``rows`` with ``ours`` in the paper's style: scores in percent).
+        the report stage's ``report.json`` (``rows`` with ``ours`` in the paper's style: scores in percent).
     columns : sequence of str
         The paper's columns (``tri``, ``tok``, ``TS``, ...).
 
@@ -142,48 +142,25 @@ def metrics_rows(report: Mapping[str, Any], columns: Sequence[str]) -> dict[str,
     return rows
 
 
-def part(reports: Path, columns: Sequence[str]) -> IndexPart:
-    """GenRES's :class:`~triplebench.reports.parts.IndexPart` from ``reports/genres.json``.
+def part(folder: Path, columns: Sequence[str]) -> IndexPart:
+    """GenRES's :class:`~triplebench.reports.parts.IndexPart` from its report stage's ``report.json``.
 
     Parameters
     ----------
-    reports : Path
-        The reports folder.
+    folder : Path
+        The report stage's folder.
     columns : sequence of str
         The paper's columns, the metrics files' keys.
 
     Returns
     -------
     IndexPart
-        The section, the figure ``genres_paper_vs_ours`` (and its data, for ``dvc plots``) and
-        one metrics row per (set, model) run.
+        The section, the figure ``genres_paper_vs_ours`` and one metrics row per (set, model) run.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.parts import IndexPart, read_json
 
-    report = read_json(reports / "genres.json")
+    report = read_json(folder / "report.json")
     svg = figure_of(report)
-    return IndexPart("genres", get("genres").title, section_html(report, svg), {"genres_paper_vs_ours": svg},
-                     metrics_rows(report, columns), POSITION,
-                     plot_data={"genres_paper_vs_ours": paper_vs_ours_rows(report)})
-
-
-def paper_vs_ours_rows(report: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``reports/genres.json`` in long form for one faceted plot: a row per (score, set, model).
-
-    Parameters
-    ----------
-    report : mapping
-        ``reports/genres.json``.
-
-    Returns
-    -------
-    list of dict
-        ``score``, ``set``, ``model``, ``paper``, ``ours`` (the paper's style, 1 decimal; ``None``
-        where a value is missing).
-    """
-    def shown(value: Any) -> str | None:
-        return None if value is None else f"{float(value):.1f}"
-
-    return [{"score": c, "set": r["set"], "model": r["model"], "paper": shown(r["paper"].get(c)),
-             "ours": shown((r.get("ours") or {}).get(c))} for c in report["spearman"] for r in report["rows"]]
+    return IndexPart("genres", entry("genres").title, section_html(report, svg), {"genres_paper_vs_ours": svg},
+                     metrics_rows(report, columns), POSITION)

@@ -13,13 +13,20 @@ function and print the paper's numbers beside ours.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import InputError, TripleBenchError
 from .formats import SETS
 from .statistics import token_stats
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from ...location import DataLocation
+
+NAME = "genres"
 
 
 @dataclass(frozen=True)
@@ -68,11 +75,9 @@ def paper_row(dataset: str, model: str) -> dict[str, float] | None:
     return None if values is None else dict(zip(COLUMNS, values))
 
 
-_TABLES: dict[str, Any] = {}
-
-
-def run_records(run: ArchivedRun) -> list[dict[str, Any]]:
-    """The run's published output as prediction records ``{text, triples}`` (elements as archived).
+def run_records(run: ArchivedRun, location: DataLocation) -> list[dict[str, Any]]:
+    """The run's published output as prediction records ``{text, triples}`` (elements as archived),
+    from the ``predictions`` config at ``location``.
 
     Raises
     ------
@@ -81,7 +86,7 @@ def run_records(run: ArchivedRun) -> list[dict[str, Any]]:
     """
     import pyarrow.compute as pc
 
-    table = _cached_table("predictions")
+    table = archive_table("predictions", location)
     mask = pc.and_(pc.and_(pc.equal(table["set"], run.dataset), pc.equal(table["model"], run.model)),
                    pc.and_(pc.equal(table["seed"], run.seed), pc.equal(table["sample"], SETS[run.dataset][0])))
     rows = table.filter(mask).to_pylist()
@@ -90,16 +95,15 @@ def run_records(run: ArchivedRun) -> list[dict[str, Any]]:
     return [{"text": r["text"], "triples": [[t["head"], t["relation"], t["tail"]] for t in r["triples"]]} for r in rows]
 
 
-def _cached_table(config: str):
-    from ...data import load_table
-
-    if config not in _TABLES:
-        _TABLES[config] = load_table("genres", config, "test")
-    return _TABLES[config]
+def archive_table(config: str, location: DataLocation) -> pa.Table:
+    """The ``predictions`` or ``judgments`` table at ``location`` (read once per process and location)."""
+    return location.memo(NAME, ("archive", config), lambda: location.table(NAME, config, "test"))
 
 
-def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = None) -> dict[str, float]:
-    """FS, GS, GS_legacy, #tri, #tok of one archived (set, model, seed) run, the reference way.
+def archived_run(set_name: str, model: str, location: DataLocation, seed: int = 1,
+                 sample: str | None = None) -> dict[str, float]:
+    """FS, GS, GS_legacy, #tri, #tok of one archived (set, model, seed) run, the reference way,
+    from the ``predictions`` and ``judgments`` configs at ``location``.
 
     Raises
     ------
@@ -126,7 +130,7 @@ def archived_run(set_name: str, model: str, seed: int = 1, sample: str | None = 
     sample = sample or SETS[set_name][0]
 
     def rows(config):
-        table = _cached_table(config)
+        table = archive_table(config, location)
         mask = pc.and_(
             pc.and_(pc.equal(table["set"], set_name), pc.equal(table["model"], model)),
             pc.and_(pc.equal(table["seed"], seed), pc.equal(table["sample"], sample)),

@@ -34,19 +34,21 @@ import math
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import CoverageError, InputError
 from ...scoring.result import Coverage, Result
 from .backends import JUDGE_HELP
-from .formats import SETS
 from .inputs import Predictions, check_triples, other_set_of, read_predictions, set_gold
 from .reproduce import ArchivedRun, archived_run, paper_row
 from .statistics import token_stats
 
-BENCHMARK = "genres"
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "genres"
 ALL_SCORES = ("TS", "US", "FS", "GS", "CS")
 DEFAULT_SCORES = ("US", "FS", "GS", "CS")
 ARCHIVED_SCORES = ("FS", "GS")
@@ -58,6 +60,24 @@ DEFAULT_PHI = {"openai": 0.95, "minilm": 0.65}
 
 #: options that may also be Python objects (a judge, an embedder, a TopicModel)
 BACKEND_OBJECTS = ("judge", "embedder", "topic_model")
+
+
+def backend_objects(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of :data:`BACKEND_OBJECTS` given as a Python object instead of a name or path.
+
+    Parameters
+    ----------
+    options : mapping
+        Options as given, or validated (:meth:`Genres.read_options <triplebench.benchmarks.genres.Genres.read_options>`
+        puts the objects back under their names).
+
+    Returns
+    -------
+    dict
+        Option name -> the object (a judge, an embedder, a TopicModel).
+    """
+    return {k: options[k] for k in BACKEND_OBJECTS
+            if options.get(k) is not None and not isinstance(options[k], (str, PathLike))}
 
 
 class GenresResult(Result):
@@ -115,7 +135,8 @@ def _gold_map(gold: Any) -> tuple[str, dict[str, list[list[Any]]]]:
                      "{text: [[head, relation, tail], ...]}", field="gold")
 
 
-def _place(preds: Predictions, dataset: str, gold: dict[str, list[list[Any]]] | None, allow_partial: bool) -> list[int]:
+def _place(preds: Predictions, dataset: str, gold: dict[str, list[list[Any]]] | None, allow_partial: bool,
+           location: DataLocation) -> list[int]:
     """Positions (in ``preds``) of the texts that can be scored; CoverageError for the others."""
     if gold is not None:
         outside = [i for i, t in enumerate(preds.texts) if t not in gold]
@@ -125,7 +146,7 @@ def _place(preds: Predictions, dataset: str, gold: dict[str, list[list[Any]]] | 
         where = f"the {dataset} set"
     if outside and not allow_partial:
         text = preds.texts[outside[0]]
-        other = other_set_of(text)
+        other = other_set_of(text, location)
         hint = (f"the first, record {outside[0] + 1} ({text[:50]!r}), is a {other} text: --set {other}" if other
                 else f"the first is record {outside[0] + 1}: {text[:60]!r}")
         raise CoverageError(preds.source, f"texts are not in {where}", len(outside), len(preds.texts), hint)
@@ -242,19 +263,19 @@ def _topical_scores(texts: list[str], triples: list[list[list[Any]]], model: Any
 # -- the two kinds of input ------------------------------------------------------------------------
 
 
-def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: dict[str, Any]) -> GenresResult:
-    """The scores of new predictions (validated ``opts``; ``given``: backend objects passed in)."""
+def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: dict[str, Any],
+                      location: DataLocation) -> GenresResult:
+    """The scores of new predictions (validated ``opts`` with a ``dataset``; ``given``: backend objects passed in;
+    the set's texts, gold and archived verdicts read from ``location``)."""
     from . import backends
 
     dataset = opts["dataset"]
-    if dataset is None:
-        raise InputError.option("dataset", None, "the set the texts come from (--set): " + " | ".join(SETS))
     wanted = _wanted(opts, archived=False)
     if "TS" in wanted and "topic_model" not in given:
         backends.topic_model_path(opts, dataset)  # a missing model is an error now, not after judging
     gold_name, gold_map = ("dataset", None) if gold is None else _gold_map(gold)
-    preds = read_predictions(predictions, dataset, strict=opts["strict"])
-    keep = _place(preds, dataset, gold_map, opts["allow_partial"])
+    preds = read_predictions(predictions, dataset, location, strict=opts["strict"])
+    keep = _place(preds, dataset, gold_map, opts["allow_partial"], location)
     texts = [preds.texts[i] for i in keep]
     triples = [preds.triples[i] for i in keep]
     ids = [str(preds.index[i]) if gold_map is None else str(i) for i in keep]
@@ -267,7 +288,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     unparsable = 0
     agreement = None  # the stored judge-check of an OpenAI-compatible judge: how comparable FS/GS are
     if any(s in JUDGED for s in wanted):
-        judge = backends.judge(opts, dataset, given.get("judge"))
+        judge = backends.judge(opts, dataset, location, given.get("judge"))
         found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts["gs_rule"],
                                                    opts["allow_partial"], preds.source)
         per_text.update(found)
@@ -282,7 +303,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
             else opts["phi"]
         if "CS" in wanted:
             gold_triples = ([gold_map[t] for t in texts] if gold_map is not None
-                            else [list(set_gold(dataset)[preds.index[i]]) for i in keep])
+                            else [list(set_gold(dataset, location)[preds.index[i]]) for i in keep])
         else:
             gold_triples = None
         per_text.update(_embedded_scores(wanted, triples, gold_triples, backend, phi, opts["combine"]))
@@ -307,7 +328,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     from ...signature import make_signature
 
     return GenresResult(
-        BENCHMARK, make_signature(BENCHMARK, **fields), scores,
+        NAME, make_signature(NAME, location, **fields), scores,
         counts={"texts": len(texts), "triples": int(tri.sum()), "dropped_triples": preds.dropped,
                 "unparsable_replies": unparsable},
         coverage=coverage,
@@ -365,12 +386,12 @@ def _finish(sums: np.ndarray) -> np.ndarray:
         return sums[:, 0::2] / sums[:, 1::2]
 
 
-def score_archived_run(run: ArchivedRun, opts: dict[str, Any], given: dict[str, Any]) -> GenresResult:
-    """FS/GS of an upstream run the reference way; other scores from the run's output file."""
-    if opts["dataset"] not in (None, run.dataset):
-        raise InputError.option("dataset", opts["dataset"], f"{run.dataset} (the archived run's set) or nothing")
+def score_archived_run(run: ArchivedRun, opts: dict[str, Any], given: dict[str, Any],
+                       location: DataLocation) -> GenresResult:
+    """FS/GS of an upstream run the reference way; other scores from the run's output file (both read from
+    ``location``; validated ``opts`` whose ``dataset`` is the run's or None)."""
     wanted = _wanted(opts, archived=True)
-    found = archived_run(run.dataset, run.model, run.seed)
+    found = archived_run(run.dataset, run.model, location, run.seed)
     scores: dict[str, float | None] = {}
     if "FS" in wanted:
         scores["FS"] = found.get("FS")
@@ -381,8 +402,8 @@ def score_archived_run(run: ArchivedRun, opts: dict[str, Any], given: dict[str, 
     if others:
         from .reproduce import run_records
 
-        extra = score_predictions(run_records(run), None, {**opts, "dataset": run.dataset, "scores": others},
-                                   given)
+        extra = score_predictions(run_records(run, location), None, {**opts, "dataset": run.dataset, "scores": others},
+                                  given, location)
         scores.update(extra.scores)
     fields = {"dataset": run.dataset, "archived_run": run.name, "scores": ",".join(s for s in ALL_SCORES if s in wanted)}
     if "GS" in wanted:
@@ -406,7 +427,7 @@ def score_archived_run(run: ArchivedRun, opts: dict[str, Any], given: dict[str, 
                         f"({found['whole_list_texts']} texts), not each triple: FS and GS are n/a (those verdicts "
                         f"would give {would}, not the paper's per-triple scores)")
     return GenresResult(
-        BENCHMARK, make_signature(BENCHMARK, **fields), {k: scores[k] for k in ALL_SCORES if k in scores},
+        NAME, make_signature(NAME, location, **fields), {k: scores[k] for k in ALL_SCORES if k in scores},
         counts={} if extra is None else dict(extra.counts),
         coverage={} if extra is None else dict(extra.coverage),
         warnings=warnings,

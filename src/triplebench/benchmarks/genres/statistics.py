@@ -44,7 +44,7 @@ def _store():
     folder = cache_dir() / "genres-tokens" if enabled() else None  # TRIPLEBENCH_NO_CACHE: counted in memory only
     found = _STORES.get(folder)
     if found is None:
-        found = _STORES[folder] = ShardStore(folder, tokenizer_id(), 1, "<i4")
+        found = _STORES[folder] = ShardStore(folder, tokenizer_id(), 1, "<i4", check=lambda counts: bool((counts >= 0).all()))
     return found
 
 

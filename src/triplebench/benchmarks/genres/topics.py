@@ -26,12 +26,17 @@ import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...errors import TripleBenchError
 from .tokenize import word_tokenize
 
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "genres"
 TOPICS = {"cdr": 50, "docred": 100, "nyt10m": 150, "wiki20m": 150, "tacred": 150, "wiki80": 150}
 SEED = 2024
 
@@ -162,8 +167,17 @@ def train(set_name: str, texts: Sequence[str], n_topics: int | None = None, seed
     return TopicModel(lda.components_, vectorizer.get_feature_names_out().tolist(), float(lda.doc_topic_prior_), set_name, seed)
 
 
-def provenance(set_name: str, seed: int = SEED, max_iter: int = 5) -> dict:
+def provenance(set_name: str, location: DataLocation, seed: int = SEED, max_iter: int = 5) -> dict:
     """What :func:`train_all` trains the model of ``set_name`` from; a stored model with another is stale.
+
+    Parameters
+    ----------
+    set_name : str
+        The set.
+    location : DataLocation
+        Where the built ``corpora`` config is read from.
+    seed, max_iter : int
+        The training settings.
 
     Returns
     -------
@@ -174,13 +188,12 @@ def provenance(set_name: str, seed: int = SEED, max_iter: int = 5) -> dict:
     from importlib.metadata import version
 
     from ...cache import file_digest
-    from ...data import require_parquet
 
     code = hashlib.sha256()
     for name in ("topics.py", "tokenize.py"):
         code.update(Path(__file__).with_name(name).read_bytes())
     return {"set": set_name, "seed": int(seed), "max_iter": int(max_iter), "topics": TOPICS[set_name],
-            "corpus": file_digest(require_parquet("genres", "corpora", "train")), "code": code.hexdigest(),
+            "corpus": file_digest(location.parquet(NAME, "corpora", "train")), "code": code.hexdigest(),
             "scikit-learn": version("scikit-learn")}
 
 
@@ -200,19 +213,17 @@ def model_path(set_name: str) -> Path:
     return project_root() / "models" / "genres" / "lda" / f"{set_name}.npz"
 
 
-def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = None, *, seed: int = SEED,
-              max_iter: int = 5) -> dict[str, Path]:
-    """Train and save the LDA model of each set from the ``corpora`` config; returns the paths."""
-    from ...data import load_table
-
-    corpora = load_table("genres", "corpora", "train")
+def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = None, *, location: DataLocation,
+              seed: int = SEED, max_iter: int = 5) -> dict[str, Path]:
+    """Train and save the LDA model of each set from the ``corpora`` config at ``location``; returns the paths."""
+    corpora = location.table(NAME, "corpora", "train")
     written = {}
     for name in sets or TOPICS:
         import pyarrow.compute as pc
 
         texts = corpora.filter(pc.equal(corpora["set"], name))["text"].to_pylist()
         model = train(name, texts, seed=seed, max_iter=max_iter)
-        model.provenance = provenance(name, seed, max_iter)
+        model.provenance = provenance(name, location, seed, max_iter)
         target = Path(out_dir) / f"{name}.npz" if out_dir else model_path(name)
         model.save(target)
         written[name] = target

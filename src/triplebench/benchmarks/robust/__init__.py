@@ -34,18 +34,24 @@ and paired tests over cliques (:mod:`triplebench.scoring.significance`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ...benchmark import Benchmark
+from ...builders import DatasetBuilder
 from ...errors import InputError
 from ...metric_spec import MetricSpec
-from ...options import COMMON, Option, validate
-from ...resolver import data_context
+from ...options import COMMON, Option
 from ...scoring.result import Result
-from ...scoring.significance import with_intervals
-from .scorer import BENCHMARK, FORMATS, METRICS, VARIANCE_BINS, RobustScorer, load_gold, scorer
+from .scorer import FORMATS, METRICS, VARIANCE_BINS, EncodedCliques, encoded_cliques, load_gold
 
-__all__ = ["BENCHMARK", "EVALUATE", "FORMATS", "METRICS", "OPTIONS", "VARIANCE_BINS", "RobustScorer", "from_evaluate",
-           "load_gold", "score", "scorer"]
+if TYPE_CHECKING:
+    from ...benchmark import ReportStage
+    from ...formats.layouts import Layout
+    from ...harness import Task
+    from ...location import DataLocation
+
+__all__ = ["BENCHMARK", "EVALUATE", "FORMATS", "METRICS", "OPTIONS", "VARIANCE_BINS", "EncodedCliques", "encoded_cliques",
+           "from_evaluate", "load_gold", "score"]
 
 OPTIONS: tuple[Option, ...] = (
     Option("fmt", "choice", None, "prediction format [default: unified for .json, flat for .jsonl files and flat "
@@ -105,18 +111,15 @@ def score(predictions: Any, *, gold: Any = None, **options: Any) -> Result:
     The gold extractions of the first clique as flat records: every sentence of the
     clique is matched exactly; the other cliques are skipped (``allow_partial``):
 
-    >>> from triplebench.data import load_records
-    >>> clique = [s for s in load_records("robust", "sentences", "test") if s["clique_id"] == 0]
+    >>> from triplebench.location import DataLocation
+    >>> clique = [s for s in DataLocation.default().records("robust", "sentences", "test") if s["clique_id"] == 0]
     >>> records = [{"clique_id": 0, "sentence": s["sentence"], "predicate": e["predicate"],
     ...             "arguments": e["arguments"]} for s in clique for e in s["extractions"]]
     >>> r = score(records, allow_partial=True)
     >>> r["robust_f1"], r.coverage["cliques"]
     (1.0, Coverage(placed=1, total=1272))
     """
-    opts = validate(OPTIONS, options)
-    with data_context(opts):
-        result = scorer(gold).score(predictions, fmt=opts["fmt"], allow_partial=opts["allow_partial"])
-    return with_intervals(result, bootstrap=opts["bootstrap"], seed=opts["seed"], level=opts["level"])
+    return BENCHMARK.score(predictions, gold=gold, **options)
 
 
 def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None, **options: Any) -> Result:
@@ -162,10 +165,7 @@ def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None,
     >>> r["robust_precision"], r["robust_recall"], r["carb_f1"]
     (1.0, 0.8, 1.0)
     """
-    if references is not None and any(r is not None for r in references):
-        raise InputError("<references>", None, "ROBUST takes its gold from gold= (or the built cliques): "
-                         "pass predictions only", field="references")
-    return score(predictions, gold=gold, **{"fmt": "flat", **options})
+    return BENCHMARK.from_evaluate(predictions, references, gold=gold, **options)
 
 
 def _features() -> Any:
@@ -210,3 +210,51 @@ Returns:
     features=_features,
     schemas={"predictions": "robust/prediction_flat"},
 )
+
+
+class Robust(Benchmark):
+    """ROBUST (see the module docstring): the hooks of :class:`~triplebench.benchmark.Benchmark`."""
+
+    name = "robust"
+    options = OPTIONS
+    metric = EVALUATE
+
+    def compute(self, predictions: Any, gold: Any, options: dict[str, Any], location: DataLocation) -> Result:
+        """Score against the built cliques (encoded once per process and location) or the given ones."""
+        return encoded_cliques(gold, location).score(predictions, fmt=options["fmt"], allow_partial=options["allow_partial"])
+
+    def from_evaluate(self, predictions: Any, references: Any = None, *, gold: Any = None, **options: Any) -> Result:
+        """See :func:`from_evaluate`: flat records, the gold from ``gold=`` or the built cliques."""
+        if references is not None and any(r is not None for r in references):
+            raise InputError("<references>", None, "ROBUST takes its gold from gold= (or the built cliques): "
+                             "pass predictions only", field="references")
+        return self.score(predictions, gold=gold, **{"fmt": "flat", **options})
+
+    def dataset(self) -> DatasetBuilder:
+        """The ``cliques``, ``sentences``, ``systems`` and ``examples`` configs (:mod:`.build`)."""
+        from . import build
+
+        return DatasetBuilder(build.CONFIGS, build.build)
+
+    def layouts(self) -> tuple[Layout, ...]:
+        """The unified JSON and the flat records (:data:`.formats.LAYOUTS`)."""
+        from .formats import LAYOUTS
+
+        return LAYOUTS
+
+    def report(self) -> ReportStage:
+        """CaRB F1 against ROBUST F1, the significance matrix and the failing cliques (:mod:`.report`)."""
+        from .report import STAGE
+
+        return STAGE
+
+
+    def tasks(self, *, shots: int = 0, location: DataLocation | None = None) -> tuple[Task, ...]:
+        """Every clique sentence, CaRB's Open IE task (:mod:`.task`)."""
+        from ...location import DataLocation
+        from .task import tasks
+
+        return tasks(shots, location or DataLocation.default())
+
+#: the benchmark (:func:`triplebench.registry.load`)
+BENCHMARK = Robust()

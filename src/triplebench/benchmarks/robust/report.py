@@ -1,20 +1,19 @@
-"""The ``report_robust`` stage: ROBUST's published systems, what the paper measures.
+"""ROBUST's report stage: ROBUST's published systems, what the paper measures.
 
 ``triplebench report robust`` scores every system of the built ``systems`` config
 (ADELIE's LLM extractors) on the built cliques with bootstrap intervals over cliques,
-compares every pair (paired bootstrap of ROBUST F1), and writes
+compares every pair (paired bootstrap of ROBUST F1), and writes into its folder
+(``reports/stages/robust/``)
 
-* ``reports/robust.json``: per system the eight scores and the 95% intervals of CaRB F1
+* ``report.json``: per system the eight scores and the 95% intervals of CaRB F1
   and ROBUST F1, the pairwise comparisons, and the cliques where the systems fail most
   (largest drop from the original sentence's F1 to the clique's worst, averaged over
   systems) with their sentences;
-* ``reports/plots/robust_drop.csv``: per system CaRB F1 and ROBUST F1 with their
-  intervals (the paper's headline drop; DVC plots);
-* ``reports/plots/robust_cliques.csv``: per system and clique the original sentence's
-  F1, the clique mean and the clique worst (the distribution figure; DVC plots).
+* ``drop.csv``: per system CaRB F1 and ROBUST F1 with their intervals (the paper's headline drop);
+* ``cliques.csv``: per system and clique the original sentence's F1, the clique mean and the
+  clique worst (the distribution figure).
 
-Settings: the ``report_robust`` section of ``params.yaml`` (resamples, seed, level,
-failing). Files are written atomically, each only when everything was computed.
+Settings: its ``params.yaml`` section (``reports: robust:``: resamples, seed, level, failing).
 """
 
 from __future__ import annotations
@@ -25,7 +24,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...io import atomic_write_text, output_file
+from ...benchmark import ReportStage
+from ...io import atomic_write_text
 
 if TYPE_CHECKING:
     from ...reports.parts import IndexPart
@@ -33,15 +33,6 @@ if TYPE_CHECKING:
 
 #: the per-clique statistics drawn and tabled, in order
 CLIQUE_STATS = ("original", "mean", "worst")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triplebench report robust", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--report", default="reports/robust.json", metavar="JSON", help="report file (default %(default)s)")
-    parser.add_argument("--plots", default="reports/plots", metavar="DIR",
-                        help="folder of robust_drop.csv and robust_cliques.csv (default %(default)s)")
-    return parser
 
 
 def clique_f1(sentence_scores: list[list[list[float]] | None]) -> list[dict[str, float] | None]:
@@ -103,7 +94,7 @@ def failing_cliques(per_system: dict[str, list[dict[str, float] | None]], gold: 
 
 
 def summarize(pub: Any, gold: list[dict], failing: int) -> tuple[dict[str, Any], dict[str, list]]:
-    """The report of scored ROBUST systems (``reports/robust.json``'s layout) and their per-clique F1s.
+    """The report of scored ROBUST systems (``report.json``'s layout) and their per-clique F1s.
 
     Parameters
     ----------
@@ -139,13 +130,17 @@ def _csv(header: list[str], rows: list[list[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the stage; return the exit status.
+def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+    """Run the stage into ``folder``; return the exit status.
 
     Parameters
     ----------
-    argv : list of str, optional
-        ``--report JSON``, ``--plots DIR``.
+    folder : Path
+        Where to write ``report.json``, ``drop.csv`` and ``cliques.csv``.
+    settings : dict
+        ``resamples``, ``seed``, ``level``, ``failing``.
+    argv : sequence of str
+        No options: ``--help`` prints this module's description.
 
     Returns
     -------
@@ -155,35 +150,31 @@ def main(argv: list[str] | None = None) -> int:
     Raises
     ------
     InputError
-        ``--report`` is a directory, ``--plots`` is not a directory, or no published systems.
+        No published systems.
     """
     from ...errors import InputError
-    from ...reports import report_params
+    from ...location import DataLocation
     from ...reports.significance import published
-    from . import scorer
+    from .scorer import encoded_cliques
 
-    args = _parser().parse_args(argv)
-    settings = report_params("report_robust")
-    report = output_file(args.report, "report file")
-    plots = Path(args.plots)
-    if plots.exists() and not plots.is_dir():
-        raise InputError(plots, None, "not a directory: expected the plots folder", field="plots")
+    argparse.ArgumentParser(prog="triplebench report robust", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     pub = published("robust", resamples=int(settings["resamples"]), seed=int(settings["seed"]),
                     level=float(settings["level"]))
     if not pub.results:
         raise InputError("datasets/robust", None, "no published systems in the systems config")
-    out, per_clique = summarize(pub, scorer().gold, int(settings["failing"]))
+    out, per_clique = summarize(pub, encoded_cliques(None, DataLocation.default()).gold, int(settings["failing"]))
     for name, s in out["systems"].items():
         print(f"{name:28} CaRB F1 {s['carb_f1']:.3f}  ROBUST F1 {s['robust_f1']:.3f}")
-    systems, gold = out["systems"], scorer().gold
+    systems, gold = out["systems"], encoded_cliques(None, DataLocation.default()).gold
     drop_rows = [[name, s["carb_f1"], *s["intervals"]["carb_f1"], s["robust_f1"], *s["intervals"]["robust_f1"]]
                  for name, s in systems.items()]
     clique_rows = [[name, gold[i]["clique_id"], *(stats[k] for k in CLIQUE_STATS)]
                    for name, f1s in per_clique.items() for i, stats in enumerate(f1s) if stats is not None]
-    atomic_write_text(plots / "robust_drop.csv", _csv(
+    atomic_write_text(folder / "drop.csv", _csv(
         ["system", "carb_f1", "carb_f1_low", "carb_f1_high", "robust_f1", "robust_f1_low", "robust_f1_high"], drop_rows))
-    atomic_write_text(plots / "robust_cliques.csv", _csv(["system", "clique_id", *CLIQUE_STATS], clique_rows))
-    atomic_write_text(report, json.dumps(out, indent=1) + "\n")
+    atomic_write_text(folder / "cliques.csv", _csv(["system", "clique_id", *CLIQUE_STATS], clique_rows))
+    atomic_write_text(folder / "report.json", json.dumps(out, indent=1) + "\n")
     print(out["signature"])
     return 0
 
@@ -280,7 +271,7 @@ def section_html(report: Mapping[str, Any], drop_svg: str, distribution_svg: str
     Parameters
     ----------
     report : mapping
-        ``reports/robust.json``'s layout (:func:`summarize`): systems with intervals, comparisons,
+        ``report.json``'s layout (:func:`summarize`): systems with intervals, comparisons,
         failing cliques.
     drop_svg, distribution_svg : str
         :func:`robust_drop`, :func:`robust_clique_distribution`.
@@ -292,7 +283,7 @@ def section_html(report: Mapping[str, Any], drop_svg: str, distribution_svg: str
     """
     from types import SimpleNamespace
 
-    from ...registry import get
+    from ...registry import entry
     from ...reports.html import figure, paragraph, section, table
     from ...reports.sections import fmt, significance_matrix, significance_note
     from ...reports.significance import Published
@@ -331,11 +322,11 @@ def section_html(report: Mapping[str, Any], drop_svg: str, distribution_svg: str
               caption="Where the systems fail most: cliques with the largest drop from the original sentence's F1 "
                       "to the clique's worst, averaged over the systems"),
     ]
-    return section("robust", get("robust").title, parts)
+    return section("robust", entry("robust").title, parts)
 
 
 def metrics_rows(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
-    """``reports/robust.json`` -> system -> ROBUST {auc, P, R, F1} (worst sentence per clique; the
+    """``report.json`` -> system -> ROBUST {auc, P, R, F1} (worst sentence per clique; the
     original sentences' CaRB scores are in the report: one more column would not fit a terminal)."""
     from ...reports.metrics import r3
 
@@ -344,16 +335,16 @@ def metrics_rows(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]
             for name, m in report["systems"].items()}
 
 
-def index_part(reports: Path, settings: dict[str, Any], significance: bool = True) -> IndexPart:
-    """ROBUST's part of ``reports/index.html``, from what this stage wrote under ``reports``.
+def index_part(folders: dict[str, Path], settings: dict[str, Any], significance: bool = True) -> IndexPart:
+    """ROBUST's part of ``reports/index.html``, from what its report stage wrote.
 
     Parameters
     ----------
-    reports : Path
-        The reports folder (``robust.json``, ``plots/robust_drop.csv``, ``plots/robust_cliques.csv``).
+    folders : dict
+        Report stage -> its folder (``robust``: ``report.json``, ``drop.csv``, ``cliques.csv``).
     settings : dict
         The ``report_index`` section of ``params.yaml`` (unused: the intervals and the
-        comparisons are in ``robust.json``, from the ``report_robust`` settings).
+        comparisons are in ``report.json``, from the stage's own settings).
     significance : bool
         Unused, for the same reason.
 
@@ -362,19 +353,18 @@ def index_part(reports: Path, settings: dict[str, Any], significance: bool = Tru
     IndexPart
         The section, the figures ``robust_drop`` and ``robust_cliques`` and one metrics row per system.
     """
-    from ...registry import get
+    from ...registry import entry
     from ...reports.parts import IndexPart, read_csv, read_json
 
-    report = read_json(reports / "robust.json")
-    drop = {r["system"]: {k: float(v) for k, v in r.items() if k != "system"}
-            for r in read_csv(reports / "plots" / "robust_drop.csv")}
+    report = read_json(folders["robust"] / "report.json")
+    drop = {r["system"]: {k: float(v) for k, v in r.items() if k != "system"} for r in read_csv(folders["robust"] / "drop.csv")}
     per_system: dict[str, dict[str, list[float]]] = {}
-    for row in read_csv(reports / "plots" / "robust_cliques.csv"):
+    for row in read_csv(folders["robust"] / "cliques.csv"):
         stats = per_system.setdefault(row["system"], {stat: [] for stat in CLIQUE_STATS})
         for key, values in stats.items():
             values.append(float(row[key]))
     svgs = {"robust_drop": robust_drop(drop, float(report["level"])), "robust_cliques": robust_clique_distribution(per_system)}
-    return IndexPart("robust", get("robust").title, section_html(report, svgs["robust_drop"], svgs["robust_cliques"]),
+    return IndexPart("robust", entry("robust").title, section_html(report, svgs["robust_drop"], svgs["robust_cliques"]),
                      svgs, metrics_rows(report), POSITION)
 
 
@@ -395,9 +385,10 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
     str
         The section's HTML.
     """
-    from . import scorer
+    from ...location import DataLocation
+    from .scorer import encoded_cliques
 
-    report, per_clique = summarize(pub, scorer().gold, int(settings.get("failing", 15)))
+    report, per_clique = summarize(pub, encoded_cliques(None, DataLocation.default()).gold, int(settings.get("failing", 15)))
     drop = {name: {"carb_f1": s["carb_f1"], "carb_f1_low": s["intervals"]["carb_f1"][0],
                    "carb_f1_high": s["intervals"]["carb_f1"][1], "robust_f1": s["robust_f1"],
                    "robust_f1_low": s["intervals"]["robust_f1"][0], "robust_f1_high": s["intervals"]["robust_f1"][1]}
@@ -408,3 +399,7 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+#: ROBUST's report (:meth:`triplebench.benchmark.Benchmark.report`)
+STAGE = ReportStage(main, index_part, add_section)

@@ -12,7 +12,7 @@ from functools import cached_property
 from itertools import pairwise
 from os import PathLike
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -26,7 +26,10 @@ from ..carb.matching import Encoder, Extractions, GoldSide, evaluate, normalize_
 from ..carb.predictions import paused_gc
 from .formats import clique_sentences
 
-BENCHMARK = "robust"
+if TYPE_CHECKING:
+    from ...location import DataLocation
+
+NAME = "robust"
 #: CaRB's sentence-keyed file formats, read by CaRB's readers (an OpenIE system run over the ROBUST sentences)
 SENTENCE_FORMATS = tuple(f for f in CARB_FORMATS if f != "jsonl")
 FORMATS = ("unified", "flat", *SENTENCE_FORMATS)
@@ -36,7 +39,7 @@ METRICS = tuple(f"{kind}_{m}" for kind in ("robust", "carb") for m in ("auc", "p
 # -- inputs -------------------------------------------------------------------------------------
 
 
-def load_gold(gold: Any = None) -> list[dict]:
+def load_gold(gold: Any, location: DataLocation) -> list[dict]:
     """Canonical gold cliques: the built ``cliques`` config, a unified JSON file, or a list.
 
     Parameters
@@ -44,6 +47,8 @@ def load_gold(gold: Any = None) -> list[dict]:
     gold : path, list or None
         A unified JSON file, a list of unified-JSON cliques or of canonical cliques
         (``schemas/robust/clique.schema.json``), or ``None`` for the built ``cliques``.
+    location : DataLocation
+        Where the built ``cliques`` are read from.
 
     Returns
     -------
@@ -59,7 +64,7 @@ def load_gold(gold: Any = None) -> list[dict]:
     from .formats import parse_unified, read_unified
 
     if gold is None:
-        return _built_cliques()[0]
+        return _built_cliques(location)[0]
     if isinstance(gold, (str, PathLike)):
         return read_unified(gold)
     if isinstance(gold, (dict, bytes, bytearray)) or not isinstance(gold, Iterable):
@@ -75,15 +80,24 @@ def load_gold(gold: Any = None) -> list[dict]:
 _CACHE_VERSION = 1
 
 
-def _built_cliques() -> tuple[list[dict], Path]:
+def _built_cliques(location: DataLocation) -> tuple[list[dict], Path]:
     """The built ``cliques`` config through the per-user verified cache (no pyarrow in a warm CLI
     call), and the parquet file it was read from (what the encoded gold's cache is keyed by)."""
     from ...cache import verified_cache
-    from ...data import load_records, require_parquet
 
-    parquet = require_parquet(BENCHMARK, "cliques", "test")
-    return verified_cache("robust-cliques", [parquet], lambda: load_records(BENCHMARK, "cliques", "test"),
-                          _CACHE_VERSION), parquet
+    parquet = location.parquet(NAME, "cliques", "test")
+    return verified_cache("robust-cliques", [parquet], lambda: location.records(NAME, "cliques", "test"),
+                          _CACHE_VERSION, _cliques), parquet
+
+
+def _cliques(value: Any) -> bool:
+    """Whether cached cliques are the built config's shape: a non-empty list of schema-valid cliques, ids unique."""
+    from ...schemas import validate_records
+
+    if not isinstance(value, list) or not value:
+        return False
+    validate_records("robust/clique", value, "<cache>")  # an InputError: the cache discards the value
+    return len({clique["clique_id"] for clique in value}) == len(value)
 
 
 class _Placed(NamedTuple):
@@ -150,25 +164,28 @@ def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any, str]:
 # -- scoring ------------------------------------------------------------------------------------
 
 
-class RobustScorer:
-    """Scores predictions against one set of gold cliques.
+class EncodedCliques:
+    """One set of gold cliques, encoded once, that scores any number of prediction sets.
 
     Parameters
     ----------
     gold : path, list of cliques or None
         Unified JSON (path or loaded), canonical cliques, or the built ``cliques`` config.
+    location : DataLocation
+        Where the built cliques are read from (and the signature's data version).
     name : str, optional
         The name of the file ``gold`` was loaded from (the signature's ``gold`` field).
     """
 
-    def __init__(self, gold: Any = None, name: str | None = None) -> None:
+    def __init__(self, gold: Any, location: DataLocation, name: str | None = None) -> None:
         if isinstance(gold, (str, PathLike)):
             name = Path(gold).name
+        self.location = location
         self.gold_file: Path | None = None  # the built parquet: the encoded gold is cached by it
         if gold is None:
-            self.gold, self.gold_file = _built_cliques()
+            self.gold, self.gold_file = _built_cliques(location)
         else:
-            self.gold = load_gold(gold)
+            self.gold = load_gold(gold, location)
         if not self.gold:
             raise InputError("<gold>", None, "no gold cliques")
         if gold is not None:
@@ -190,7 +207,7 @@ class RobustScorer:
         fields.update(matcher="binary_linient_tuple_match", unit="clique", worst="f1", round=3, format=fmt)
         if partial:
             fields["partial"] = True
-        return make_signature(BENCHMARK, **fields)
+        return make_signature(NAME, self.location, **fields)
 
     @cached_property
     def _by_text(self) -> dict[str, int]:
@@ -333,7 +350,11 @@ class RobustScorer:
             side, gold_of_problem = self._encode(encoder)
             return side, {"gold_of_problem": pack(gold_of_problem)}
 
-        side, extras = cached_side("robust-side", [self.gold_file, Path(__file__)], encoder, build)
+        def problems(extras: dict[str, Any], sentences: int) -> bool:
+            found = unpack(extras["gold_of_problem"])
+            return len(found) == int(self.first[-1]) and bool(np.all((found >= -1) & (found < sentences)))
+
+        side, extras = cached_side("robust-side", [self.gold_file, Path(__file__)], encoder, build, problems)
         return encoder, side, unpack(extras["gold_of_problem"])
 
     def _encode(self, encoder: Encoder) -> tuple[GoldSide, np.ndarray]:
@@ -422,7 +443,7 @@ class RobustScorer:
             "predicted_extractions": len(ext), "sentences_outside": placed.outside,
         }
         return Result(
-            BENCHMARK, self.signature(allow_partial, placed.format), scores,
+            NAME, self.signature(allow_partial, placed.format), scores,
             counts=counts,
             coverage={"cliques": Coverage(int(clique_given.sum()), n_cliques),
                       "sentences": Coverage(int(given.sum()), n_sentences)},
@@ -449,34 +470,20 @@ def _finish(sums: np.ndarray) -> np.ndarray:
     return out
 
 
-#: scorers kept per process: the built cliques, and the last gold files by name and content
-_SCORERS: dict[tuple, RobustScorer] = {}
-_KEPT_GOLD_FILES = 4
+def encoded_cliques(gold: Any, location: DataLocation) -> EncodedCliques:
+    """The encoded cliques of ``gold``, kept per process (read and encoded once; see
+    :meth:`~triplebench.location.DataLocation.memo`).
 
-
-def scorer(gold: Any = None) -> RobustScorer:
-    """The scorer of ``gold``, kept per process (its cliques read and encoded once).
-
-    A gold file is kept by its name and the sha256 of the text it was read from (read
-    once: an edited file is a new gold); a list of cliques gets a fresh scorer.
+    The built cliques are kept per location; a gold file by its name and the sha256 of the text
+    it was read from (read once: an edited file is a new gold); a list of cliques is encoded anew.
     """
     from .formats import read_unified_text, unified_from_text
 
     if gold is None:
-        from ...resolver import context_key
-
-        key: tuple = ("built", context_key())
-        if key not in _SCORERS:
-            _SCORERS[key] = RobustScorer()
-        return _SCORERS[key]
+        return location.memo(NAME, "encoded", lambda: EncodedCliques(None, location))
     if not isinstance(gold, (str, PathLike)):
-        return RobustScorer(gold)
-    text = read_unified_text(gold)  # read once: the key hashes the very text the scorer is built from
-    key = ("file", Path(gold).name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
-    if key not in _SCORERS:
-        found = RobustScorer(unified_from_text(text, gold), name=key[1])
-        files = [k for k in _SCORERS if k[0] == "file"]
-        if len(files) >= _KEPT_GOLD_FILES:
-            _SCORERS.pop(files[0], None)  # another thread may have dropped it
-        _SCORERS[key] = found
-    return _SCORERS[key]
+        return EncodedCliques(gold, location)
+    text = read_unified_text(gold)  # read once: the key hashes the very text the cliques are built from
+    name, digest = Path(gold).name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return location.memo(NAME, ("file", name, digest),
+                         lambda: EncodedCliques(unified_from_text(text, gold), location, name=name))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..formats.toy import read_triples
-from ..sources import RawDir
-from . import ConfigSpec, Table
+from ...builders import ConfigSpec, Table
+from ...sources import RawDir
+from .formats import read_triples
 
 CONFIGS = (ConfigSpec("triples", schema="toy/triple", splits=("test",), description="a row = one gold triple"),)
 

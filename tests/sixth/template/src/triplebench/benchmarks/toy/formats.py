@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InputError
+from ...errors import InputError
 
 COLUMNS = ("sent_id", "subject", "relation", "object")
 
