@@ -1,7 +1,7 @@
 """`triplebench run` harness throughput and memory against a loopback server (prints figures; not a test).
 
 The server (tests/run/run_servers.py, in its own process) answers every request after a fixed
-delay (default 200 ms). The client runs `triplebench.run.run` over five toy tasks of 2,000 texts
+delay (default 200 ms). The client runs `triplebench.harness.run` over five toy tasks of 2,000 texts
 each (10,000 distinct requests) at concurrency 64, with a fresh reply cache and a run folder:
 
 1. live: every request asked (ideal: 10,000 x 0.2 s / 64 = 31.25 s);
@@ -44,7 +44,7 @@ def phase(url: str, cache: str, out: str, requests: int, concurrency: int) -> di
     sys.path.insert(0, str(TESTS))
     from run_toy import ToyTask, texts
 
-    from triplebench.run import ServerAdapter, run
+    from triplebench.harness import ServerAdapter, run
 
     per = requests // TASKS
     tasks = [ToyTask(f"toy/t{n}", texts(per, offset=n * per)) for n in range(TASKS)]
@@ -75,10 +75,10 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             command = [sys.executable, __file__, "--requests", str(args.requests), "--concurrency", str(args.concurrency),
                        "--phase", url, str(Path(tmp) / "cache.sqlite"), str(Path(tmp) / "run")]
-            for name in ("live", "rerun from the cache"):
+            for name in (f"live (ideal {ideal:.2f} s)", "rerun from the cache"):
                 figures = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
-                print(f"{name}: {figures['wall']:.1f} s wall (harness {figures['harness']:.1f} s; ideal {ideal:.2f} s live), "
-                      f"{figures['asked']:,} asked, {figures['cached']:,} cached, peak RSS {figures['peak_rss_mb']:.0f} MB", flush=True)
+                print(f"{name}: {figures['wall']:.1f} s wall (harness {figures['harness']:.1f} s), {figures['asked']:,} asked, "
+                      f"{figures['cached']:,} cached, peak RSS {figures['peak_rss_mb']:.0f} MB", flush=True)
     finally:
         server.stdin.close()
         server.wait(10)

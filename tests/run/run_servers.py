@@ -8,6 +8,9 @@ reply is ``answer(prompt)``:
 * :func:`echo_triple` (the default): the first three words as ``(w1; w2; w3)``, a deterministic model;
 * :func:`replay`: a mapping prompt -> reply (a published system's extractions, or the gold).
 
+An answer may also be ``(text, tokens)``: the reply and its own tokens as ``(piece, logprob)``
+pairs (their pieces spell the text), returned as its log-probabilities when asked.
+
 Options: ``delay`` seconds before each reply; ``logprobs``: token log-probabilities when asked
 (tokens of up to 3 characters, logprob ``-0.01 * position``, ``bytes`` included); usage counts
 (prompt tokens = words of the prompt, completion tokens = tokens of the reply); ``faults``:
@@ -70,6 +73,7 @@ class ModelServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # as real servers do: headers and body are two writes
 
             def log_message(self, *args):
                 pass
@@ -134,29 +138,34 @@ class ModelServer:
             self._send(handler, 200, b"<html>this is not JSON</html>")
             return
         text = self.answer(prompt)
+        tokens = None
+        if isinstance(text, tuple):
+            text, tokens = text
         finish = "stop"
         if fault == "empty":
             text = ""
         elif fault == "length":
             text, finish = text[: len(text) // 2], "length"
-        self._send(handler, 200, json.dumps(self._reply(body, chat, text, finish, prompt, fault)).encode())
+        self._send(handler, 200, json.dumps(self._reply(body, chat, text, finish, prompt, fault, tokens)).encode())
         with self._lock:
             self.answered.append(prompt)
 
-    def _reply(self, body: dict, chat: bool, text: str, finish: str, prompt: str, fault: str | None) -> dict:
-        pieces = tokens_of(text)
+    def _reply(self, body: dict, chat: bool, text: str, finish: str, prompt: str, fault: str | None,
+               tokens: list[tuple[str, float]] | None = None) -> dict:
+        pieces = tokens_of(text) if tokens is None else [piece for piece, _ in tokens]
+        logprobs = [-0.01 * i for i in range(len(pieces))] if tokens is None else [lp for _, lp in tokens]
         usage = {"prompt_tokens": len(prompt.split()), "completion_tokens": len(pieces), "total_tokens": len(prompt.split()) + len(pieces)}
         if chat:
             choice = {"index": 0, "message": {"role": "assistant", "content": None if fault == "nullcontent" else text},
                       "finish_reason": finish}
             if self.logprobs and body.get("logprobs"):
-                choice["logprobs"] = {"content": [{"token": p, "logprob": -0.01 * i, "bytes": list(p.encode()), "top_logprobs": []}
-                                                  for i, p in enumerate(pieces)]}
+                choice["logprobs"] = {"content": [{"token": p, "logprob": lp, "bytes": list(p.encode()), "top_logprobs": []}
+                                                  for p, lp in zip(pieces, logprobs)]}
         else:
             choice = {"index": 0, "text": text, "finish_reason": finish}
             if self.logprobs and body.get("logprobs"):
-                choice["logprobs"] = {"tokens": pieces, "token_logprobs": [-0.01 * i for i in range(len(pieces))],
-                                      "text_offset": [3 * i for i in range(len(pieces))], "top_logprobs": None}
+                offsets = [sum(map(len, pieces[:i])) for i in range(len(pieces))]
+                choice["logprobs"] = {"tokens": pieces, "token_logprobs": logprobs, "text_offset": offsets, "top_logprobs": None}
         return {"id": "x", "object": "chat.completion" if chat else "text_completion", "model": self.model,
                 "choices": [choice], "usage": usage}
 

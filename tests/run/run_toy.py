@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from triplebench.run import Item, Prompt, Task
+from triplebench.harness import Item, Prompt, Task
 from triplebench.scoring.result import Coverage, Result
 
 PROMPT = Prompt("toy", "1", "{text}", source="tests/run/toy.py")

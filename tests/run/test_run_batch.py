@@ -10,8 +10,8 @@ from run_servers import ModelServer
 from run_toy import ToyTask, texts
 
 from triplebench.errors import InputError, TripleBenchError
-from triplebench.run import Decoding, ServerAdapter, run
-from triplebench.run.batch import read_batch
+from triplebench.harness import Decoding, ServerAdapter, run
+from triplebench.harness.batch import read_batch
 
 
 def engine(server: ModelServer, batch_in, batch_out, *, vllm: bool = False, skip=(), fail=()) -> None:

@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from triplebench.errors import TripleBenchError
-from triplebench.run.cache import APPLICATION_ID, ReplyCache
-from triplebench.run.exchange import Reply, request_key
+from triplebench.harness.cache import APPLICATION_ID, ReplyCache
+from triplebench.harness.exchange import Reply, request_key
 
 
 def test_replies_round_trip_and_survive_reopening(tmp_path):

@@ -7,7 +7,7 @@ import run_toy
 from run_toy import ToyTask, texts
 
 from triplebench.errors import InputError
-from triplebench.run import CallableAdapter, run
+from triplebench.harness import CallableAdapter, run
 
 
 def test_an_extractor_from_training_code_in_one_call():

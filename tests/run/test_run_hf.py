@@ -10,8 +10,8 @@ import pytest
 from run_toy import ToyTask, texts
 
 from triplebench.errors import InputError, TripleBenchError
-from triplebench.run import Decoding, adapter_from_spec, run
-from triplebench.run.prompts import Prompt
+from triplebench.harness import Decoding, adapter_from_spec, run
+from triplebench.harness.prompts import Prompt
 
 TEMPLATE = "{% for m in messages %}<{{ m.role }}>{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
 
@@ -53,7 +53,7 @@ def tiny(tmp_path_factory):
 
 
 def make(path, **kw):
-    from triplebench.run.adapters.hf import HFAdapter
+    from triplebench.harness.adapters.hf import HFAdapter
 
     return HFAdapter(str(path), **kw)
 
@@ -65,7 +65,7 @@ def test_greedy_replies_with_logprobs_counts_and_a_stable_key(tiny, tmp_path):
     task = ToyTask("toy/a", texts(5))
     got = run(adapter, [task], cache=tmp_path / "c.sqlite", out=tmp_path / "run", quiet=True)["toy/a"]
     assert got.replies["items"] == 5
-    from triplebench.run.cache import ReplyCache
+    from triplebench.harness.cache import ReplyCache
 
     cache = ReplyCache(tmp_path / "c.sqlite")
     replies = list(cache.get_many(__import__("json").loads(line)["key"] for line in open(tmp_path / "run" / "replies.jsonl")).values())

@@ -10,9 +10,9 @@ from run_servers import ModelServer, replay
 from run_toy import ToyTask, texts
 
 from triplebench.errors import InputError
+from triplebench.harness import Decoding, ServerAdapter, run
+from triplebench.harness.harness import RunError
 from triplebench.http import EndpointError
-from triplebench.run import Decoding, ServerAdapter, run
-from triplebench.run.harness import RunError
 
 
 def adapter(server: ModelServer, api: str = "chat", **decoding) -> ServerAdapter:
@@ -133,8 +133,8 @@ def test_a_stall_past_every_retry_names_the_timeout(tmp_path):
 def test_the_progress_line_counts_and_estimates(tmp_path):
     stream = io.StringIO()
     with ModelServer(delay=0.05) as server:
-        from triplebench.run.exchange import Request
-        from triplebench.run.harness import ask
+        from triplebench.harness.exchange import Request
+        from triplebench.harness.harness import ask
 
         requests = [Request(str(i), str(i), [{"role": "user", "content": t}]) for i, t in enumerate(texts(30))]
         replies, hits, stats = ask(adapter(server), requests, concurrency=2, progress_every=0.2, stream=stream)

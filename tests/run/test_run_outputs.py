@@ -10,8 +10,8 @@ from run_servers import ModelServer
 from run_toy import ToyTask, find_tasks, texts
 
 from triplebench.errors import InputError
-from triplebench.run import Decoding, ServerAdapter, adapter_from_spec, command, run
-from triplebench.run.adapters import CallableAdapter
+from triplebench.harness import Decoding, ServerAdapter, adapter_from_spec, command, run
+from triplebench.harness.adapters import CallableAdapter
 
 
 def test_the_run_folder(tmp_path):

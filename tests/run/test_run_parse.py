@@ -1,14 +1,16 @@
-"""The parse rules of triplebench.run.parse.PARSE_RULES, one by one, and the confidence rule."""
+"""The parse rules of triplebench.harness.parse.PARSE_RULES, one by one, and the confidence rule."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from triplebench.errors import InputError
-from triplebench.run.confidence import span_confidence, token_offsets, with_confidence
-from triplebench.run.parse import ARITIES, OUTCOMES, PARSE_RULES, direct, parse_reply
+from triplebench.harness.confidence import span_confidence, token_offsets, with_confidence
+from triplebench.harness.parse import ARITIES, OUTCOMES, PARSE_RULES, direct, parse_reply
 
 
 def args(text: str, **kw) -> list[tuple[str, ...]]:
@@ -75,6 +77,7 @@ def test_json_elements_that_are_not_text_reject_the_item():
     "a\tb\tc\nd\te\tf",
     "a; b; c\nd; e; f",
     "1. (a; b; c)\n2) (d; e; f)",
+    "1.(a; b; c)\n2.[d, e, f]",
     "- (a; b; c)\n* (d; e; f)",
     "• a | b | c\n+ d | e | f",
     "(a; b; c), (d; e; f)",
@@ -108,9 +111,10 @@ def test_bare_lines_need_three_elements():
     assert p.outcome == "unparsable" and p.rejected == ()
 
 
-def test_an_empty_element_rejects_the_item():
-    p = parse_reply("(a; ; c)\n(d; e; f)")
-    assert [e.arguments for e in p.extractions] == [("d", "e", "f")] and [r.cause for r in p.rejected] == ["empty_element"]
+def test_an_empty_element_is_kept_and_only_empty_elements_reject_the_item():
+    p = parse_reply("(a; ; c)\n(; ; )")
+    assert [e.arguments for e in p.extractions] == [("a", "", "c")] and [r.cause for r in p.rejected] == ["empty_element"]
+    assert [e.arguments for e in parse_reply('[["d", "e", ""]]').extractions] == [("d", "e", "")]
 
 
 def test_an_unclosed_group_inside_the_reply_is_rejected():
@@ -226,3 +230,23 @@ def test_no_confidence_when_the_tokens_do_not_spell_the_reply():
     assert with_confidence(parse_reply(text), text, [(" (a; b; c)", -0.1)]).extractions[0].confidence is None
     assert with_confidence(parse_reply(text), text, None).extractions[0].confidence is None
     assert span_confidence([("(a; b; c)", float("-inf"))], [(0, 9)], (0, 9)) is None
+
+
+# -- any text gets an outcome ----------------------------------------------------------------------
+
+PIECES = st.sampled_from(['(', ')', '[', ']', '{', '}', '"', "'", ";", ",", "|", "\t", "\n", " ", "a", "b c", "1.", "- ", "```",
+                          "```json\n", "None", '"subject": ', '"triples": ', ":", "\\", "<think>", "</think>", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=40), st.sampled_from(ARITIES), st.sampled_from([None, "stop", "length"]))
+def test_any_reply_gets_an_outcome_and_spans_inside_it(pieces, arity, finish):
+    text = "".join(pieces)
+    p = parse_reply(text, arity=arity, finish_reason=finish)
+    assert p.outcome in OUTCOMES and p.reason and "\n" not in p.reason
+    assert bool(p.extractions) if p.outcome == "ok" else not p.extractions if p.outcome in ("empty", "unparsable") else True
+    for e in p.extractions:
+        assert 0 <= e.span[0] <= e.span[1] <= len(text) and any(e.arguments)
+        assert len(e.arguments) == 3 if arity == "triple" else len(e.arguments) >= 2
+    for r in p.rejected:
+        assert 0 <= r.span[0] <= r.span[1] <= len(text)

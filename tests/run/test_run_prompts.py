@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from triplebench.errors import InputError
-from triplebench.run.prompts import Demonstration, Prompt, load_prompt, template_fields
+from triplebench.harness.prompts import Demonstration, Prompt, load_prompt, template_fields
 
 DEMO = Demonstration({"text": "Obama was born in Hawaii.", "lang": "en"}, "(Obama; was born in; Hawaii)")
 

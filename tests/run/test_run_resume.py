@@ -19,7 +19,7 @@ from pathlib import Path
 from run_servers import ModelServer
 from run_toy import ToyTask, texts
 
-from triplebench.run import ServerAdapter, run
+from triplebench.harness import ServerAdapter, run
 
 HERE = Path(__file__).resolve().parent
 N = 40
@@ -27,14 +27,14 @@ SCRIPT = """
 import sys
 sys.path.insert(0, {here!r})
 from run_toy import ToyTask, texts
-from triplebench.run import ServerAdapter, run
+from triplebench.harness import ServerAdapter, run
 run(ServerAdapter("toy-model", {url!r}, timeout=60, retries=0), [ToyTask("toy/a", texts({n}))], cache={cache!r}, concurrency=4, quiet=True)
 """
 CLI = """
 import argparse, sys
 sys.path.insert(0, {here!r})
 from run_toy import find_tasks
-from triplebench.run import command
+from triplebench.harness import command
 parser = argparse.ArgumentParser()
 command.configure(parser)
 sys.exit(command.main(parser.parse_args(sys.argv[1:]), lambda names: find_tasks(names, n={n})))

@@ -1,0 +1,110 @@
+"""ROBUST's ``triplebench run`` task: Open IE over the 4,932 clique sentences.
+
+Every sentence of every clique (the original CaRB sentence and its paraphrases) is one item of
+CaRB's Open IE task (:class:`~triplebench.benchmarks.carb.task.OpenIETask`, demonstrations from
+CaRB's dev split, which no ROBUST clique comes from); each record carries its clique id. The
+native file is the unified JSON the reference scorer (``qijimrc/ROBUST``) reads, and that is what
+is scored: it holds every sentence asked, so a sentence the model found nothing in is a sentence
+with no extractions (it can be a clique's worst), not a sentence left out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...io import atomic_write_text
+from ..carb.task import OpenIETask, dev_demonstrations, openie_prompt
+
+if TYPE_CHECKING:
+    from ...harness import Task
+    from ...location import DataLocation
+
+
+def unified(records: Sequence[dict[str, Any]], cliques: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Flat prediction records as the reference's unified JSON, clique by clique.
+
+    Parameters
+    ----------
+    records : sequence of dict
+        ``{clique_id, sentence, confidence, predicate, arguments}``.
+    cliques : sequence of dict
+        The gold cliques (their sentences, in order).
+
+    Returns
+    -------
+    list of dict
+        ``{ori_sent, ori_args, paraphrases: [{sent, args}]}`` per clique; an args item is
+        ``[predicate, arg1, ...]`` (the reference reads no confidence from it).
+
+    Examples
+    --------
+    >>> cliques = [{"clique_id": 0, "original": {"sentence": "A b c ."}, "paraphrases": [{"sentence": "c is b by A ."}]}]
+    >>> unified([{"clique_id": 0, "sentence": "A b c .", "confidence": 1.0, "predicate": "b", "arguments": ["A", "c"]}], cliques)
+    [{'ori_sent': 'A b c .', 'ori_args': [['b', 'A', 'c']], 'paraphrases': [{'sent': 'c is b by A .', 'args': []}]}]
+    """
+    args: dict[tuple[int, str], list[list[str]]] = {}
+    for r in records:
+        args.setdefault((int(r["clique_id"]), r["sentence"]), []).append([r["predicate"], *r["arguments"]])
+    out = []
+    for clique in cliques:
+        cid = int(clique["clique_id"])
+        original = clique["original"]["sentence"]
+        out.append({"ori_sent": original, "ori_args": args.get((cid, original), []),
+                    "paraphrases": [{"sent": p["sentence"], "args": args.get((cid, p["sentence"]), [])}
+                                    for p in clique["paraphrases"]]})
+    return out
+
+
+class RobustTask(OpenIETask):
+    """:class:`~triplebench.benchmarks.carb.task.OpenIETask` over the clique sentences; the native file is unified JSON.
+
+    Parameters
+    ----------
+    cliques : list of dict
+        The gold cliques (canonical records), whose sentences are the items in order.
+    location : DataLocation
+        Where the gold is read from.
+    shots : int
+        Demonstrations in the prompt (from CaRB's dev split).
+    """
+
+    def __init__(self, cliques: list[dict[str, Any]], location: DataLocation, shots: int) -> None:
+        from ...registry import load
+
+        sentences, clique_of = [], []
+        for clique in cliques:
+            for sentence in (clique["original"], *clique["paraphrases"]):
+                sentences.append(sentence["sentence"])
+                clique_of.append(int(clique["clique_id"]))
+        robust = load("robust")
+        super().__init__("robust/test", "robust", sentences, openie_prompt(dev_demonstrations(shots, location)), location,
+                         lambda records: robust.score(unified(records, cliques), fmt="unified", **location.as_options()),
+                         record_fields=lambda position: {"clique_id": clique_of[position]}, native={"fmt": "unified"})
+        self.cliques = cliques
+
+    def write_predictions(self, records: list, folder: Path) -> Path:
+        """The unified JSON of the records (the reference scorer's input)."""
+        path = folder / "predictions.json"
+        atomic_write_text(path, json.dumps(unified(records, self.cliques), ensure_ascii=False, indent=1) + "\n")
+        return path
+
+
+def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
+    """ROBUST's task: every sentence of the built cliques (``robust/test``).
+
+    Parameters
+    ----------
+    shots : int
+        Demonstrations in the prompt (from CaRB's dev split).
+    location : DataLocation
+        Where the built data is read from.
+
+    Returns
+    -------
+    tuple of Task
+        One task.
+    """
+    return (RobustTask(location.records("robust", "cliques", "test"), location, shots),)

@@ -1,0 +1,158 @@
+"""What goes to a model and what comes back: :class:`Request` and :class:`Reply`.
+
+A request is identified by its cache key (:func:`request_key`): the SHA-256 of the adapter's
+identity (kind, server URL, model, decoding parameters; see
+:meth:`~triplebench.harness.adapters.Adapter.identity`) and the input actually sent (the chat
+messages, or the prompt string after any chat template). Equal keys are asked once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import TripleBenchError
+
+
+def canonical_json(value: Any) -> str:
+    """Return ``value`` as canonical JSON (sorted keys, no spaces, non-ASCII kept).
+
+    Parameters
+    ----------
+    value : object
+        JSON-serialisable data.
+
+    Returns
+    -------
+    str
+        The canonical text.
+
+    Examples
+    --------
+    >>> canonical_json({"b": 1, "a": [1.0, "é"]})
+    '{"a":[1.0,"é"],"b":1}'
+    """
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def request_key(identity: Mapping[str, Any], sent: Any) -> str:
+    """Return the cache key of one request: SHA-256 over the adapter identity and the input sent.
+
+    Parameters
+    ----------
+    identity : mapping
+        :meth:`~triplebench.harness.adapters.Adapter.identity` (kind, url, model, decoding, ...).
+    sent : str or list of dict
+        The prompt string or chat messages exactly as sent.
+
+    Returns
+    -------
+    str
+        64 hex digits.
+
+    Examples
+    --------
+    >>> k = request_key({"kind": "chat", "url": "http://localhost:8000/v1", "model": "m", "decoding": {}}, "hi")
+    >>> len(k), k == request_key({"model": "m", "kind": "chat", "url": "http://localhost:8000/v1", "decoding": {}}, "hi")
+    (64, True)
+    """
+    return hashlib.sha256(canonical_json({"adapter": dict(identity), "sent": sent}).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Request:
+    """One distinct input to a model.
+
+    Parameters
+    ----------
+    key : str
+        Its cache key (:func:`request_key`).
+    custom_id : str
+        A readable id (``<task>/<item id>`` of the first item that sends it), used in batch files.
+    sent : str or list of dict
+        What the adapter sends: a prompt string or chat messages.
+    """
+
+    key: str
+    custom_id: str
+    sent: Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One model reply.
+
+    Parameters
+    ----------
+    text : str
+        The reply text, verbatim (empty when the model returned extractions directly).
+    finish_reason : str or None
+        Why generation stopped (``stop``, ``length``, ...), when known.
+    tokens : tuple of (str, float) or None
+        The generated tokens' texts and log-probabilities, when asked for and given; their
+        texts concatenate to ``text`` when the server reports them faithfully.
+    prompt_tokens, completion_tokens : int
+        Token counts (the server's ``usage``; 0 when unknown).
+    extractions : tuple or None
+        Extractions a Python callable returned instead of text (see
+        :func:`triplebench.harness.parse.direct`).
+    """
+
+    text: str
+    finish_reason: str | None = None
+    tokens: tuple[tuple[str, float], ...] | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    extractions: tuple | None = None
+
+    def to_json(self) -> str:
+        """Return the reply as one line of JSON (what the cache stores).
+
+        Returns
+        -------
+        str
+            ``{"text", "finish_reason", "tokens", "usage", "extractions"}``.
+        """
+        return json.dumps({
+            "text": self.text, "finish_reason": self.finish_reason,
+            "tokens": None if self.tokens is None else [list(t) for t in self.tokens],
+            "usage": [self.prompt_tokens, self.completion_tokens],
+            "extractions": None if self.extractions is None else list(self.extractions),
+        }, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, where: str) -> Reply:
+        """Read a reply written by :meth:`to_json`.
+
+        Parameters
+        ----------
+        text : str
+            The JSON line.
+        where : str
+            Where it was read from, for messages.
+
+        Returns
+        -------
+        Reply
+            The reply.
+
+        Raises
+        ------
+        TripleBenchError
+            The text is not such a reply.
+        """
+        try:
+            data = json.loads(text)
+            tokens = data["tokens"]
+            reply = cls(data["text"], data["finish_reason"],
+                        None if tokens is None else tuple((str(t), float(p)) for t, p in tokens),
+                        int(data["usage"][0]), int(data["usage"][1]),
+                        None if data["extractions"] is None else tuple(data["extractions"]))
+        except (ValueError, TypeError, KeyError, IndexError):
+            raise TripleBenchError(f"{where}: damaged reply record (not a reply written by triplebench)") from None
+        if not isinstance(reply.text, str):
+            raise TripleBenchError(f"{where}: damaged reply record (text is not a string)")
+        return reply

@@ -1,0 +1,759 @@
+"""Free text -> extractions, honestly: every reply gets an outcome and a reason, none is dropped.
+
+The rules are :data:`PARSE_RULES` (what ``triplebench formats`` prints); :func:`parse_reply`
+applies them. Each extraction keeps its character span in the reply, so a confidence can be
+computed from the token log-probabilities over it (:mod:`.confidence`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError
+
+PARSE_RULES = """\
+How `triplebench run` reads a model's reply (one reply per input item)
+
+1. Reasoning: a <think>...</think> block is removed before anything else (an unclosed one
+   swallows the rest of the reply).
+2. Fences: when the reply has ``` fenced blocks (```json, ```text, ...), only their contents
+   are read; when they hold nothing readable, the whole reply is read instead.
+3. JSON first: the first `[` or `{` from which a JSON value of one of these shapes parses
+   starts a JSON document:
+     a list of lists      [["Obama", "born in", "Hawaii"], ...]
+     a list of objects    [{"subject": ..., "relation": ..., "object": ...}, ...]
+     an object holding such a list under "triples", "extractions" or "tuples"
+     one flat list        ["Obama", "born in", "Hawaii"]   (two or more scalars, the first a string)
+     one object           {"subject": ..., "relation": ..., "object": ...}
+   Further values may follow, separated by whitespace, commas or list markers (JSON lines,
+   numbered JSON lines). Text before and after the document is ignored. Object keys
+   (any case): subject = subject | head | arg1; relation = relation | predicate | rel;
+   object = object | tail | arg2 (a string, or a list: one argument each); further
+   arguments = the list under "arguments" or "args", then arg3, arg4, ...; other keys are
+   ignored. Strings are taken as they are, numbers as JSON writes them; any other element
+   (null, true, a nested list) rejects the item ("not text").
+4. Otherwise, lines. Each line loses a list marker ("1." "1)" "-" "*" "•" "+") and is
+     blank or only brackets/commas          ignored
+     a JSON list or object                  one item (as in 3)
+     tuples: "(...)" or "[...]" groups      one item per group; the line may start with a short
+                                            label ("Triple 1:"); groups may follow each other
+                                            ("(a; b; c), (d; e; f)"); a group holding groups
+                                            ("[(a, b, c), (d, e, f)]") is a list of them
+     s | r | o,  s<TAB>r<TAB>o,  s; r; o    one item, when it has three or more elements;
+                                            a Markdown table's outer pipes, separator row and a
+                                            header row (Subject | Relation | Object) are skipped
+     anything else                          text: ignored, counted in the reason
+   Inside a group, a JSON or Python literal ("a", "b, c", 'd') gives the elements; otherwise the
+   group is split on ";" if it has one, else "|", else TAB, else ",". Elements lose surrounding
+   whitespace and one pair of matching quotes. An empty element is kept (["A", "reviewed", ""] is
+   a triple with an empty object: the benchmark's scorer treats it as its reference does); an item
+   whose elements are all empty is rejected ("empty").
+5. Arity. Mode "triple" (relation/triple tasks): exactly 3 elements (subject, relation, object);
+   2 or fewer -> rejected "too few", 4 or more -> rejected "too many". Mode "nary" (OpenIE
+   tasks): 2 or more elements (subject, relation, then 0..n objects) are kept; 1 -> "too few".
+   Rejected items are counted by cause and named in the reply's reason, never used.
+6. Outcome of each reply (kept verbatim with its outcome and reason):
+     ok          at least one extraction
+     empty       the model said there is none: "[]", {"triples": []}, or a line such as
+                 "None", "N/A", "No triples.", "There are no relations in this sentence",
+                 and no item at all was found
+     truncated   the server stopped at max_tokens (finish_reason "length") or the reply ends
+                 inside an unclosed JSON value or tuple: the extractions before the cut are
+                 kept, an item cut off is rejected ("cut"); with finish_reason "length", an
+                 unbracketed item on the very last, unterminated line counts as cut
+     unparsable  nothing of the above: no extraction (an empty reply, prose, only rejected items)
+   "parsed" replies are ok + empty; truncated replies still give their extractions.
+"""
+
+#: arity modes: "triple" keeps exactly 3 elements, "nary" keeps 2 or more
+ARITIES = ("triple", "nary")
+#: reply outcomes
+OUTCOMES = ("ok", "empty", "truncated", "unparsable")
+
+SUBJECT_KEYS = ("subject", "head", "arg1")
+RELATION_KEYS = ("relation", "predicate", "rel")
+OBJECT_KEYS = ("object", "tail", "arg2")
+EXTRA_KEYS = ("arguments", "args")
+CONTAINER_KEYS = ("triples", "extractions", "tuples")
+HEADER_WORDS = frozenset(SUBJECT_KEYS + RELATION_KEYS + OBJECT_KEYS + ("arg3", "object2", "#", "no", "id", "relationship"))
+
+_CAUSES = {
+    "too_few": "too few elements",
+    "too_many": "too many elements",
+    "empty_element": "only empty elements",
+    "not_text": "an element that is not text",
+    "no_keys": "an object without subject/relation keys",
+    "unclosed": "an unclosed bracket",
+    "cut": "cut off at the end",
+}
+
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.DOTALL)
+_MARKER = re.compile(r"[ \t]*(?:\d{1,4}[.)]|[-*•+‣◦])(?:[ \t]+|(?=[(\[{]))")
+_LABEL = re.compile(r"[^()\[\]{}\n:]{1,40}:[ \t]*")
+_STRUCTURE = re.compile(r"[\s\[\]{}(),]*")
+_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
+_NOUNS = r"(?:triples?|triplets?|extractions?|tuples?|relations?|relationships?|facts?|results?)"
+_NONE = re.compile(
+    rf"(?:none|n/?a|nil|null|nothing|empty|\[\]|\(\)|\{{\}}|no (?:[\w-]+ ){{0,2}}{_NOUNS}\b[^()\[\]{{}}]*"
+    rf"|there (?:are|is) no (?:[\w-]+ ){{0,2}}{_NOUNS}\b[^()\[\]{{}}]*)",
+    re.IGNORECASE)
+_WS = re.compile(r"[ \t\r\n]*")
+_GROUP_GAP = re.compile(r"[ \t]*[,;]?[ \t]*")
+_BETWEEN_VALUES = re.compile(r"(?:[ \t\r\n,]|(?<=\n)[ \t]*(?:\d{1,4}[.)]|[-*•+])[ \t]+)*")
+_DECODER = json.JSONDecoder()
+_QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "`": "`"}
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """One extraction read from a reply.
+
+    Parameters
+    ----------
+    arguments : tuple of str
+        Subject, relation, then the objects (n-ary tasks may have none or several).
+    span : tuple of int or None
+        ``(start, end)`` character offsets of the item in the reply; None for extractions a
+        callable returned directly.
+    confidence : float or None
+        ``exp`` of the mean token log-probability over the span (:mod:`.confidence`), or the
+        callable's own; None when unknown.
+    """
+
+    arguments: tuple[str, ...]
+    span: tuple[int, int] | None = None
+    confidence: float | None = None
+
+    @property
+    def subject(self) -> str:
+        """The first element.
+
+        Returns
+        -------
+        str
+            The subject.
+        """
+        return self.arguments[0]
+
+    @property
+    def relation(self) -> str:
+        """The second element.
+
+        Returns
+        -------
+        str
+            The relation.
+        """
+        return self.arguments[1]
+
+    @property
+    def objects(self) -> tuple[str, ...]:
+        """Every element after the relation.
+
+        Returns
+        -------
+        tuple of str
+            The objects (one for a triple).
+        """
+        return self.arguments[2:]
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """An item found in a reply but not used.
+
+    Parameters
+    ----------
+    cause : str
+        ``too_few``, ``too_many``, ``empty_element``, ``not_text``, ``no_keys``, ``unclosed`` or ``cut``.
+    span : tuple of int or None
+        Its character offsets in the reply.
+    """
+
+    cause: str
+    span: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What one reply gave: its outcome, why, its extractions and the items rejected.
+
+    Parameters
+    ----------
+    outcome : str
+        ``ok``, ``empty``, ``truncated`` or ``unparsable`` (see :data:`PARSE_RULES`).
+    reason : str
+        One line saying why.
+    extractions : tuple of Extraction
+        The extractions kept.
+    rejected : tuple of Rejected
+        The items found and not used.
+    """
+
+    outcome: str
+    reason: str
+    extractions: tuple[Extraction, ...] = ()
+    rejected: tuple[Rejected, ...] = field(default=())
+
+    @property
+    def parsed(self) -> bool:
+        """True for ``ok`` and ``empty`` replies (the model answered in a readable form).
+
+        Returns
+        -------
+        bool
+            Whether the reply counts as parsed.
+        """
+        return self.outcome in ("ok", "empty")
+
+
+@dataclass
+class _Item:
+    """A candidate: its elements (or a problem) and its span."""
+
+    elements: list[str] | None
+    start: int
+    end: int
+    problem: str | None = None
+
+
+@dataclass
+class _Found:
+    items: list[_Item] = field(default_factory=list)
+    cut: str = ""  # what the reply ends inside of, when it is cut
+    said_none: bool = False
+    text_lines: int = 0
+
+
+class _Cut(Exception):
+    """The text ends inside a JSON value (internal); ``start``: where the value cut off began, if known."""
+
+    def __init__(self, start: int | None = None) -> None:
+        super().__init__(start)
+        self.start = start
+
+
+# -- elements ----------------------------------------------------------------------------------
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and _QUOTES.get(value[0]) == value[-1]:
+        value = value[1:-1].strip()
+    return value
+
+
+def _scalars(values: Sequence[Any], start: int, end: int) -> _Item:
+    """An item from decoded JSON / literal elements."""
+    out = []
+    for value in values:
+        if isinstance(value, str):
+            out.append(value.strip())
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            out.append(json.dumps(value))
+        else:
+            return _Item(None, start, end, "not_text")
+    return _Item(out, start, end)
+
+
+def _from_object(obj: dict, start: int, end: int) -> _Item:
+    keys = {str(k).lower(): v for k, v in obj.items()}
+
+    def first(names: tuple[str, ...]) -> Any:
+        return next((keys[n] for n in names if n in keys), None)
+
+    subject, relation, obj_ = first(SUBJECT_KEYS), first(RELATION_KEYS), first(OBJECT_KEYS)
+    if subject is None or relation is None:
+        return _Item(None, start, end, "no_keys")
+    values: list[Any] = [subject, relation]
+    if obj_ is not None:
+        values += obj_ if isinstance(obj_, list) else [obj_]
+    extra = first(EXTRA_KEYS)
+    if extra is not None:
+        values += extra if isinstance(extra, list) else [extra]
+    numbered = sorted((int(k[3:]), v) for k, v in keys.items() if re.fullmatch(r"arg[3-9]\d*", k))
+    values += [v for _, v in numbered]
+    return _scalars(values, start, end)
+
+
+def _from_value(value: Any, start: int, end: int) -> _Item:
+    if isinstance(value, dict):
+        return _from_object(value, start, end)
+    if isinstance(value, list):
+        return _scalars(value, start, end)
+    return _Item(None, start, end, "not_text")
+
+
+# -- JSON documents ----------------------------------------------------------------------------
+
+
+def _ends_open(text: str, i: int) -> bool:
+    """True when ``text[i:]`` opens more brackets (or a string) than it closes, none mismatched: JSON cut at the end."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text[i:]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            stack.append("]" if ch == "[" else "}")
+        elif ch in "]}":
+            if not stack or stack.pop() != ch:
+                return False
+            if not stack:
+                return False
+    return in_string or bool(stack)
+
+
+def _decode(text: str, i: int) -> tuple[Any, int]:
+    """One JSON value at ``i``; :class:`_Cut` when the text ends inside it, ValueError when it is not JSON."""
+    try:
+        return _DECODER.raw_decode(text, i)
+    except json.JSONDecodeError:
+        if _ends_open(text, i):
+            raise _Cut(i) from None
+        raise ValueError from None
+
+
+def _array(text: str, i: int, items: list[_Item]) -> int:
+    """Walk the array at ``text[i] == '['``, one item per element, appended to ``items``; the index after it."""
+    i = _WS.match(text, i + 1).end()
+    if i < len(text) and text[i] == "]":
+        return i + 1
+    while True:
+        if i >= len(text):
+            raise _Cut()
+        value, end = _decode(text, i)
+        items.append(_from_value(value, i, end))
+        i = _WS.match(text, end).end()
+        if i >= len(text):
+            raise _Cut()
+        if text[i] == "]":
+            return i + 1
+        if text[i] != ",":
+            raise ValueError
+        i = _WS.match(text, i + 1).end()
+
+
+def _object_list(text: str, i: int, items: list[_Item]) -> int | None:
+    """Walk the object at ``text[i] == '{'``: the items of its container list; None when it has none."""
+    found = False
+    i = _WS.match(text, i + 1).end()
+    while i < len(text) and text[i] != "}":
+        key, end = _decode(text, i)
+        if not isinstance(key, str):
+            raise ValueError
+        i = _WS.match(text, end).end()
+        if i >= len(text):
+            raise _Cut()
+        if text[i] != ":":
+            raise ValueError
+        i = _WS.match(text, i + 1).end()
+        if i >= len(text):
+            raise _Cut()
+        if key.lower() in CONTAINER_KEYS and text[i] == "[" and not found:
+            found = True
+            i = _array(text, i, items)
+        else:
+            _, i = _decode(text, i)
+        i = _WS.match(text, i).end()
+        if i < len(text) and text[i] == ",":
+            i = _WS.match(text, i + 1).end()
+    if i >= len(text):
+        raise _Cut()
+    return i + 1 if found else None
+
+
+def _json_value(text: str, i: int, items: list[_Item]) -> int | None:
+    """Read one JSON value of a known shape at ``i`` into ``items``; its end, or None when it is not one."""
+    if text[i] == "[":
+        j = _WS.match(text, i + 1).end()
+        if j < len(text) and text[j] in "[{]":
+            return _array(text, i, items)
+        value, end = _decode(text, i)
+        if len(value) >= 2 and isinstance(value[0], str) and all(isinstance(v, (str, int, float)) for v in value):
+            items.append(_scalars(value, i, end))
+            return end
+        return None
+    try:
+        value, end = _DECODER.raw_decode(text, i)
+    except json.JSONDecodeError:
+        return _object_list(text, i, items)  # a cut (or broken) object: walk it for the items before the cut
+    if not isinstance(value, dict):
+        return None
+    keys = {str(k).lower() for k in value}
+    if keys & set(CONTAINER_KEYS):
+        return _object_list(text, i, items)
+    if keys & set(SUBJECT_KEYS) and keys & set(RELATION_KEYS):
+        items.append(_from_object(value, i, end))
+        return end
+    return None
+
+
+def _add_cut(found: _Found, items: list[_Item], cut: _Cut, end: int) -> None:
+    """Keep the items read before a cut, and the value cut off as a rejected item."""
+    found.items += items
+    if cut.start is not None:
+        found.items.append(_Item(None, cut.start, end, "cut"))
+    found.cut = "an unclosed JSON value"
+
+
+def _json_document(text: str, found: _Found) -> bool:
+    """Read the first JSON document of ``text`` (rule 3) into ``found``; False when there is none."""
+    for match in re.finditer(r"[\[{]", text):
+        items: list[_Item] = []
+        try:
+            end = _json_value(text, match.start(), items)
+        except ValueError:
+            continue
+        except _Cut as cut:
+            if not items:  # nothing complete before the cut: maybe not JSON at all (lines will tell)
+                continue
+            _add_cut(found, items, cut, len(text))
+            return True
+        if end is None:
+            continue
+        found.items += items
+        found.said_none = not items
+        while True:  # further values: JSON lines
+            i = _BETWEEN_VALUES.match(text, end).end()
+            if i >= len(text) or text[i] not in "[{":
+                return True
+            more: list[_Item] = []
+            try:
+                nxt = _json_value(text, i, more)
+            except ValueError:
+                return True
+            except _Cut as cut:
+                _add_cut(found, more, cut, len(text))
+                return True
+            if nxt is None:
+                return True
+            found.items += more
+            found.said_none = found.said_none and not more
+            end = nxt
+    return False
+
+
+# -- lines -------------------------------------------------------------------------------------
+
+
+def _close(text: str, i: int, end: int) -> int | None:
+    """Index after the bracket group opening at ``text[i]`` (nesting, double quotes and backslash
+    escapes inside them respected; before ``end``), None if unclosed."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for j in range(i, end):
+        ch = text[j]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            else:
+                in_string = ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif ch in "([{":
+            stack.append(")" if ch == "(" else "]" if ch == "[" else "}")
+        elif ch in ")]}":
+            if stack and stack[-1] == ch:
+                stack.pop()
+                if not stack:
+                    return j + 1
+    return None
+
+
+def _split(content: str, start: int, end: int) -> _Item:
+    """The elements of one group's content (rule 4)."""
+    stripped = content.strip()
+    for attempt in (lambda: json.loads(f"[{stripped}]"), lambda: list(ast.literal_eval(f"({stripped},)"))):
+        try:
+            values = attempt()
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if values and all(isinstance(v, str) for v in values):
+            return _scalars(values, start, end)
+    sep = next((s for s in (";", "|", "\t", ",") if s in content), None)
+    parts = [content] if sep is None else content.split(sep)
+    return _Item([_unquote(p) for p in parts], start, end)
+
+
+def _groups(text: str, i: int, end: int, items: list[_Item]) -> str:
+    """Read the bracket groups from ``i`` (a line's content) into ``items``; '' or 'unclosed'."""
+    while i < end and text[i] in "([":
+        close = _close(text, i, end)
+        if close is None:
+            items.append(_Item(None, i, end, "unclosed"))
+            return "unclosed"
+        inner = _WS.match(text, i + 1).end()
+        if inner < close - 1 and text[inner] in "([":
+            if _groups(text, inner, close - 1, items):
+                return "unclosed"
+        else:
+            items.append(_split(text[i + 1: close - 1], i, close))
+        i = _GROUP_GAP.match(text, close, end).end()
+    return ""
+
+
+def _bare(text: str, start: int, end: int) -> _Item | None:
+    """A ``s | r | o`` / tab / ``s; r; o`` line (three or more elements), None otherwise (or a table rule/header)."""
+    content = text[start:end]
+    sep = next((s for s in ("|", "\t", ";") if s in content), None)
+    if sep is None:
+        return None
+    parts = content.split(sep)
+    if sep == "|":
+        if _TABLE_RULE.fullmatch(content.strip()):
+            return _Item([], start, end)  # a Markdown table rule: structure
+        if len(parts) > 2 and not parts[0].strip() and not parts[-1].strip():
+            parts = parts[1:-1]  # a Markdown table row's outer pipes
+    parts = [_unquote(p) for p in parts]
+    if len(parts) < 3:
+        return None
+    if all(p.lower() in HEADER_WORDS for p in parts):
+        return _Item([], start, end)
+    return _Item(parts, start, end)
+
+
+def _lines(text: str, found: _Found, at_end: bool, finish_length: bool) -> None:
+    """Read ``text`` line by line (rule 4) into ``found``."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
+    spans = [(s, e) for s, e in spans if text[s:e].strip()]
+    for number, (start, end) in enumerate(spans):
+        last = at_end and number == len(spans) - 1
+        while end > start and text[end - 1] in " \t\r":
+            end -= 1
+        marker = _MARKER.match(text, start, end)
+        i = marker.end() if marker else start
+        i = _WS.match(text, i, end).end()
+        content = text[i:end]
+        if _STRUCTURE.fullmatch(content):
+            continue
+        if _NONE.fullmatch(content.strip().rstrip(".!").strip("\"'*`")):
+            found.said_none = True
+            continue
+        if content[0] in "[{":
+            items: list[_Item] = []
+            try:
+                stop = _json_value(content, 0, items)
+                if stop is not None and _STRUCTURE.fullmatch(content, stop):
+                    found.items += [_Item(x.elements, x.start + i, x.end + i, x.problem) for x in items]
+                    continue
+            except _Cut:
+                if last and content[0] == "{":
+                    found.items.append(_Item(None, i, end, "cut"))
+                    found.cut = "an unclosed JSON value"
+                    continue
+            except ValueError:
+                pass
+        label = _LABEL.match(text, i, end)
+        j = label.end() if label else i
+        if j < end and text[j] in "([":
+            before = len(found.items)
+            unclosed = _groups(text, j, end, found.items)
+            if unclosed and last:
+                found.items[-1].problem = "cut"
+                found.cut = "an unclosed tuple"
+            if len(found.items) > before or unclosed:
+                continue
+        item = _bare(text, i, end)
+        if item is None:
+            found.text_lines += 1
+            continue
+        if item.elements == []:
+            continue
+        if last and finish_length and "\n" not in text[end:]:
+            item.problem = "cut"
+        found.items.append(item)
+
+
+# -- the reply -----------------------------------------------------------------------------------
+
+
+def _regions(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """The reply with reasoning blanked out (same offsets), and its fenced regions (none when it has no fence)."""
+    text = _THINK.sub(lambda m: " " * len(m.group()), text)
+    fences = [(m.start(1), m.end(1)) for m in _FENCE.finditer(text)]
+    return text, fences
+
+
+def _read(text: str, start: int, end: int, finish_length: bool) -> _Found:
+    found = _Found()
+    sub = text[start:end]
+    if not _json_document(sub, found):
+        _lines(sub, found, at_end=end == len(text.rstrip()) or end == len(text), finish_length=finish_length)
+    for item in found.items:
+        item.start += start
+        item.end += start
+    return found
+
+
+def _judge(item: _Item, arity: str) -> str | None:
+    """The cause ``item`` is rejected for under ``arity``, or None."""
+    if item.problem:
+        return item.problem
+    assert item.elements is not None
+    if not any(item.elements):
+        return "empty_element"
+    n = len(item.elements)
+    least = 3 if arity == "triple" else 2
+    if n < least:
+        return "too_few"
+    if arity == "triple" and n > 3:
+        return "too_many"
+    return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None = None) -> Parsed:
+    """Read extractions from one reply (the rules of :data:`PARSE_RULES`).
+
+    Parameters
+    ----------
+    text : str
+        The reply, verbatim.
+    arity : {'triple', 'nary'}
+        ``triple``: exactly three elements; ``nary``: two or more (OpenIE tasks).
+    finish_reason : str or None
+        The server's ``finish_reason``; ``"length"`` marks the reply truncated.
+
+    Returns
+    -------
+    Parsed
+        The outcome, its reason, the extractions kept and the items rejected.
+
+    Raises
+    ------
+    InputError
+        ``arity`` is not one of :data:`ARITIES`.
+
+    Examples
+    --------
+    >>> p = parse_reply("Here are the triples:\\n1. (Obama; was born in; Hawaii)\\n2. (Obama; was; president; of the US)")
+    >>> p.outcome, [e.arguments for e in p.extractions], p.reason
+    ('ok', [('Obama', 'was born in', 'Hawaii')], '1 extraction; 1 item rejected (1 too many elements); 1 line of other text')
+    >>> parse_reply('```json\\n[["a", "b", "c"]]\\n```').extractions[0].arguments
+    ('a', 'b', 'c')
+    >>> parse_reply("None.").outcome, parse_reply("I cannot help with that.").outcome
+    ('empty', 'unparsable')
+    >>> parse_reply('[["a", "b", "c"], ["d", "e', finish_reason="length").outcome
+    'truncated'
+    """
+    if arity not in ARITIES:
+        raise InputError.option("arity", arity, f"one of {', '.join(ARITIES)}")
+    finish_length = finish_reason == "length"
+    if not text.strip():
+        if finish_length:
+            return Parsed("truncated", "cut at max_tokens before any text (finish_reason length)")
+        return Parsed("unparsable", "the reply is empty")
+    cleaned, fences = _regions(text)
+    found = _Found()
+    for start, end in fences:
+        part = _read(cleaned, start, end, finish_length)
+        found.items += part.items
+        found.cut = found.cut or part.cut
+        found.said_none = found.said_none or part.said_none
+        found.text_lines += part.text_lines
+    if not found.items and not found.said_none:
+        found = _read(cleaned, 0, len(cleaned), finish_length)
+    extractions, rejected = [], []
+    for item in found.items:
+        cause = _judge(item, arity)
+        if cause is None:
+            extractions.append(Extraction(tuple(item.elements or ()), (item.start, item.end)))
+        else:
+            rejected.append(Rejected(cause, (item.start, item.end)))
+    causes = Counter(r.cause for r in rejected)
+    parts = [_plural(len(extractions), "extraction")]
+    if rejected:
+        what = ", ".join(f"{n} {_CAUSES[c]}" for c, n in sorted(causes.items()))
+        parts.append(f"{_plural(len(rejected), 'item')} rejected ({what})")
+    if found.text_lines:
+        parts.append(f"{_plural(found.text_lines, 'line')} of other text")
+    summary = "; ".join(parts)
+    if finish_length or found.cut:
+        why = "cut at max_tokens (finish_reason length)" if finish_length else f"the reply ends inside {found.cut}"
+        return Parsed("truncated", f"{why}: {summary}", tuple(extractions), tuple(rejected))
+    if extractions:
+        return Parsed("ok", summary, tuple(extractions), tuple(rejected))
+    if found.said_none and not rejected:
+        return Parsed("empty", "the model said there is no extraction")
+    if not found.items:
+        return Parsed("unparsable", f"no tuple, list or JSON found in {_plural(found.text_lines, 'line')} of text")
+    return Parsed("unparsable", f"no extraction: {summary}", (), tuple(rejected))
+
+
+def direct(extractions: Sequence[Any], *, arity: str = "triple", source: str = "<callable>") -> Parsed:
+    """Judge extractions a callable returned directly (no text), by the arity rule of :data:`PARSE_RULES`.
+
+    Parameters
+    ----------
+    extractions : sequence
+        Each a sequence of strings (subject, relation, objects...) or a mapping with
+        ``arguments`` (that sequence) and optionally ``confidence`` (a number).
+    arity : {'triple', 'nary'}
+        As in :func:`parse_reply`.
+    source : str
+        Who returned them, for messages.
+
+    Returns
+    -------
+    Parsed
+        ``ok`` with the extractions kept, or ``empty`` for an empty sequence, or
+        ``unparsable`` when every one was rejected.
+
+    Raises
+    ------
+    InputError
+        An extraction that is neither a sequence of strings nor such a mapping.
+
+    Examples
+    --------
+    >>> direct([("Obama", "born in", "Hawaii"), {"arguments": ["a", "b", "c"], "confidence": 0.5}]).outcome
+    'ok'
+    >>> direct([]).outcome
+    'empty'
+    """
+    if arity not in ARITIES:
+        raise InputError.option("arity", arity, f"one of {', '.join(ARITIES)}")
+    kept, rejected = [], []
+    for number, value in enumerate(extractions, 1):
+        confidence = None
+        if isinstance(value, dict):
+            confidence = value.get("confidence")
+            value = value.get("arguments")
+            if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))):
+                raise InputError(source, number, f"expected a number, got {confidence!r}", field="confidence")
+        if isinstance(value, str) or not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
+            raise InputError(source, number, "expected a sequence of strings (subject, relation, objects...) or "
+                             f"{{'arguments': [...], 'confidence': x}}, got {value!r}", field="extraction")
+        item = _Item([v.strip() for v in value], 0, 0)
+        cause = _judge(item, arity)
+        if cause is None:
+            kept.append(Extraction(tuple(item.elements or ()), None, None if confidence is None else float(confidence)))
+        else:
+            rejected.append(Rejected(cause))
+    if not kept and not rejected:
+        return Parsed("empty", "the callable returned no extraction")
+    summary = _plural(len(kept), "extraction")
+    if rejected:
+        what = ", ".join(f"{n} {_CAUSES[c]}" for c, n in sorted(Counter(r.cause for r in rejected).items()))
+        summary += f"; {_plural(len(rejected), 'item')} rejected ({what})"
+    return Parsed("ok" if kept else "unparsable", summary if kept else f"no extraction: {summary}", tuple(kept), tuple(rejected))

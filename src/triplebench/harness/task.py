@@ -1,0 +1,218 @@
+"""The :class:`Task` interface: one benchmark input set that ``run`` can put a model through.
+
+A benchmark's folder implements it (its inputs, prompt, parse mode, prediction records, native
+file writer and scorer call); the harness names no benchmark. The flow for one task::
+
+    items = task.inputs()                          # Item(id, text, fields)
+    reply per item  <- model(task.prompt rendered)
+    parsed per item <- parse_reply(reply, arity=task.arity)  (confidence filled in)
+    records = task.predictions(items, parsed)      # the scorer's input records
+    path = task.write_predictions(records, folder) # the benchmark's native file
+    result = task.score(records)                   # the benchmark's Result
+
+Every extraction handed to :meth:`Task.predictions` has a float confidence: from the token
+log-probabilities of its span where known (:mod:`.confidence`), the callable's own, else
+:data:`CONSTANT_CONFIDENCE`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError
+from .parse import ARITIES, Parsed, parse_reply
+from .prompts import Prompt
+
+if TYPE_CHECKING:
+    from ..scoring.result import Result
+
+#: the confidence of an extraction whose own is unknown
+CONSTANT_CONFIDENCE = 1.0
+
+
+@dataclass(frozen=True)
+class Item:
+    """One input of a task.
+
+    Parameters
+    ----------
+    id : str
+        Unique within the task (a sentence id, a text's index); names the item in replies.jsonl and batch files.
+    text : str
+        The text the prompt's ``{text}`` receives.
+    fields : mapping of str to str
+        Further template fields (a relation inventory, a language name, ...).
+    """
+
+    id: str
+    text: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
+
+
+class Task(ABC):
+    """One benchmark input set run through a model.
+
+    Attributes
+    ----------
+    name : str
+        ``<benchmark>/<set>`` (``carb/test``); also the task's folder in a run directory.
+    benchmark : str
+        The benchmark's registry name.
+    prompt : Prompt
+        The versioned prompt.
+    arity : {'triple', 'nary'}
+        The parse mode (:data:`~triplebench.harness.parse.PARSE_RULES`, rule 5).
+    uses_confidence : bool
+        The scorer ranks extractions by confidence (a curve, an AUC): the result then says when
+        confidences were constant.
+    """
+
+    name: str
+    benchmark: str
+    prompt: Prompt
+    arity: str = "triple"
+    uses_confidence: bool = False
+
+    def parse(self, text: str, finish_reason: str | None) -> Parsed:
+        """Read one reply: :func:`~triplebench.harness.parse.parse_reply` with the task's arity.
+
+        A benchmark whose replies follow a format of their own (a published prompt asking for
+        ``relation(subject, object)``) overrides this with its reader; it must give every reply
+        an outcome and a reason as :data:`~triplebench.harness.parse.PARSE_RULES` defines them.
+
+        Parameters
+        ----------
+        text : str
+            The reply.
+        finish_reason : str or None
+            Why the server stopped (``length``: cut at max_tokens).
+
+        Returns
+        -------
+        Parsed
+            The outcome, its reason and the extractions (with their spans in ``text``).
+        """
+        return parse_reply(text, arity=self.arity, finish_reason=finish_reason)
+
+    @abstractmethod
+    def inputs(self) -> Sequence[Item]:
+        """Return the items to ask about, in a fixed order.
+
+        Returns
+        -------
+        sequence of Item
+            Items with unique ids.
+        """
+
+    @abstractmethod
+    def data_version(self) -> str:
+        """Return the version of the data the inputs and the gold come from (for the manifest).
+
+        Returns
+        -------
+        str
+            E.g. the dataset card's version.
+        """
+
+    @abstractmethod
+    def predictions(self, items: Sequence[Item], parsed: Sequence[Parsed]) -> list:
+        """Return the scorer's input records for the parsed replies.
+
+        Parameters
+        ----------
+        items : sequence of Item
+            The items, in :meth:`inputs` order.
+        parsed : sequence of Parsed
+            One per item; every extraction has a float confidence.
+
+        Returns
+        -------
+        list
+            Records in the shape the benchmark's ``score`` reads.
+        """
+
+    @abstractmethod
+    def write_predictions(self, records: list, folder: Path) -> Path:
+        """Write ``records`` in the benchmark's native file format (the upstream scorer reads it).
+
+        Parameters
+        ----------
+        records : list
+            What :meth:`predictions` returned.
+        folder : Path
+            The task's folder in the run directory (it exists).
+
+        Returns
+        -------
+        Path
+            The file written.
+        """
+
+    def score_options(self) -> dict[str, Any]:
+        """Return the scorer options that read this task's native file (what ``triplebench score`` needs).
+
+        Returns
+        -------
+        dict
+            E.g. ``{"fmt": "tabbed", "split": "test"}``; the report page scores the run's file with
+            them beside the benchmark's published systems.
+        """
+        return {}
+
+    @abstractmethod
+    def score(self, records: list) -> Result:
+        """Score ``records`` with the benchmark's scorer.
+
+        Parameters
+        ----------
+        records : list
+            What :meth:`predictions` returned.
+
+        Returns
+        -------
+        Result
+            The benchmark's result.
+        """
+
+
+def check_tasks(tasks: Sequence[Task]) -> None:
+    """Refuse tasks that lack what the harness needs, or share a name.
+
+    Parameters
+    ----------
+    tasks : sequence of Task
+        The tasks of one run.
+
+    Raises
+    ------
+    InputError
+        Not a :class:`Task`, an empty or path-unsafe name, a missing prompt, an unknown arity,
+        two tasks of the same name, or no task at all.
+    """
+    if not tasks:
+        raise InputError.option("tasks", list(tasks), "at least one task")
+    seen = set()
+    for task in tasks:
+        if not isinstance(task, Task):
+            raise InputError.option("tasks", task, "Task instances (triplebench.harness.task.Task)")
+        name = getattr(task, "name", "")
+        parts = name.split("/") if isinstance(name, str) else []
+        if not parts or any(p in ("", ".", "..") or "\\" in p for p in parts):
+            raise InputError.option("task name", name, "a name like benchmark/set (no empty, . or .. parts)")
+        if name in seen:
+            raise InputError.option("tasks", name, "tasks with distinct names")
+        seen.add(name)
+        if not isinstance(getattr(task, "prompt", None), Prompt):
+            raise InputError(None, None, f"task {name!r} has no Prompt", field="prompt")
+        if task.arity not in ARITIES:
+            raise InputError(None, None, f"task {name!r}: arity {task.arity!r}, expected one of {', '.join(ARITIES)}", field="arity")
+        if not isinstance(getattr(task, "benchmark", None), str) or not task.benchmark:
+            raise InputError(None, None, f"task {name!r} names no benchmark", field="benchmark")

@@ -1,0 +1,80 @@
+"""The tasks ``triplebench run`` puts a model through: each benchmark's, found through the registry.
+
+A name is a benchmark (all its tasks: ``carb``), one task (``genres/cdr``) or ``all`` (every
+benchmark that has tasks). The harness names no benchmark: it asks each one
+(:meth:`~triplebench.benchmark.Benchmark.tasks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..location import DataLocation
+    from .task import Task
+
+
+def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation | None = None) -> list[Task]:
+    """The tasks ``names`` name, in the order named (a benchmark's in its own order).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Benchmarks, ``benchmark/set`` task names, or ``all``.
+    shots : int
+        Demonstrations per prompt, from each benchmark's dev split (a benchmark without one refuses).
+    location : DataLocation, optional
+        Where the inputs and the gold are read from (default: the default search).
+
+    Returns
+    -------
+    list of Task
+        No task twice.
+
+    Raises
+    ------
+    InputError
+        An unknown benchmark or task, a benchmark that cannot be run (the message names those that can).
+
+    Examples
+    --------
+    >>> [task.name for task in find_tasks(["carb", "genres/cdr"])]
+    ['carb/test', 'genres/cdr']
+    """
+    from ..location import DataLocation
+    from ..registry import BENCHMARKS, load
+
+    location = location or DataLocation.default()
+    if isinstance(shots, bool) or not isinstance(shots, int) or shots < 0:
+        raise InputError.option("shots", shots, "an integer >= 0")
+    cache: dict[str, tuple[Task, ...]] = {}
+
+    def of(benchmark: str) -> tuple[Task, ...]:
+        if benchmark not in cache:
+            cache[benchmark] = load(benchmark).tasks(shots=shots, location=location)
+        return cache[benchmark]
+
+    chosen: dict[str, Task] = {}
+    for name in names:
+        benchmark = name.split("/", 1)[0]
+        if name == "all":
+            found = [task for b in BENCHMARKS for task in of(b)]
+        elif benchmark not in BENCHMARKS:
+            raise InputError.option("benchmarks", name, "a benchmark (" + " | ".join(BENCHMARKS) + "), BENCHMARK/SET or all")
+        elif "/" in name:
+            found = [task for task in of(benchmark) if task.name == name]
+            if not found:
+                raise InputError.option("benchmarks", name, "one of " + " | ".join(t.name for t in of(benchmark)) or
+                                        f"a benchmark that can be run ({benchmark} has no run tasks)")
+        else:
+            found = list(of(benchmark))
+            if not found:
+                able = [b for b in BENCHMARKS if of(b)]
+                raise InputError.option("benchmarks", name, "a benchmark that can be run: " + " | ".join(able)
+                                        + f" ({name} has no run tasks: see its card)")
+        for task in found:
+            chosen.setdefault(task.name, task)
+    return list(chosen.values())
