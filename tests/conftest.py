@@ -1,7 +1,12 @@
-"""Shared fixtures: where the pinned upstream mirror and the built tree are.
+"""Shared fixtures: where the pinned upstream mirror and the built tree are; the test tiers.
 
 Tests read upstream files from ``../shared/upstream`` (never copies in the repo).
 When the mirror is absent the fixtures fail loudly instead of skipping.
+
+Tiers (markers declared in ``pyproject.toml``): a test that needs the built datasets is
+marked ``data`` (every test using the ``built`` fixture is marked here, the others by
+their module); ``slow`` marks fresh venvs, pipeline rebuilds and the full fuzz. The unit
+tier, ``make unit``, is ``-m "not data and not slow"``; ``make test`` runs every tier.
 """
 
 from __future__ import annotations
@@ -42,13 +47,23 @@ def project_root() -> Path:
     return ROOT
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``data`` every test that asks for the built datasets (directly or through a fixture)."""
+    for item in items:
+        if "built" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.data)
+
+
 @pytest.fixture(scope="session")
 def built(project_root: Path) -> Path:
     """The built datasets tree; `make test` runs `dvc repro` first."""
+    from triplebench.registry import BENCHMARKS
+
     data = project_root / "datasets"
-    reports = project_root / "reports" / "datasets"
-    if not reports.is_dir():
-        pytest.fail("datasets are not built: run `make` (dvc repro) before the tests")
+    missing = [name for name in BENCHMARKS if not any((data / name / "data").glob("*/*.parquet"))]
+    if missing:
+        pytest.fail(f"datasets not built: {', '.join(missing)}; run `make` (dvc repro) before the data tier "
+                    "(`make unit` runs the tests that need no built data)")
     return data
 
 

@@ -78,7 +78,7 @@ def test_e_facet_gold_keeps_the_reference_reading_of_a_short_mangled_header(tmp_
 
 
 @pytest.fixture()
-def labels(tmp_path):
+def labels(built, tmp_path):
     result = score(upstream_file(REPO, MINIE))
     ids = result.details["sentences"]["sent_id"]
     return tmp_path / "labels.tsv", "".join(f"{sid}\t{'a' if int(sid) <= 150 else 'b'}\n" for sid in ids)

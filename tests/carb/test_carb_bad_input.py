@@ -108,7 +108,7 @@ def test_compare_api_refuses_zero_resamples(built):
         __import__("triplebench").compare(a, a, bootstrap=0)
 
 
-def test_clausie_line_with_an_empty_confidence_is_refused(tmp_path, capsys):
+def test_clausie_line_with_an_empty_confidence_is_refused(built, tmp_path, capsys):
     lines = upstream_file(*CLAUSIE).read_text(encoding="utf-8").split("\n")
     at = next(i for i, line in enumerate(lines) if line.count("\t") == 4)
     lines[at] = lines[at].rsplit("\t", 1)[0] + "\t"  # five cells, the confidence blank
@@ -144,7 +144,7 @@ def test_curve_into_a_missing_folder_is_refused_before_scoring_and_creates_nothi
     assert not (tmp_path / "missing").exists()
 
 
-def test_a_huge_value_is_echoed_as_a_prefix_and_its_length(tmp_path, capsys):
+def test_a_huge_value_is_echoed_as_a_prefix_and_its_length(built, tmp_path, capsys):
     size = 5 * 1024 * 1024
     path = tmp_path / "p.jsonl"
     path.write_text(json.dumps({**GOOD, "confidence": "9" * 10 + "x" * size}) + "\n", encoding="utf-8")

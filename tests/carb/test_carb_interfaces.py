@@ -82,14 +82,14 @@ def test_cli_json_equals_the_scorer(direct, capsys):
     assert "|format:openie5|" in out["signature"] and "|format:records|" in direct.signature
 
 
-def test_cli_table_prints_the_reference_line_and_signature(capsys):
+def test_cli_table_prints_the_reference_line_and_signature(built, capsys):
     assert main(["score", "carb", str(upstream_file(*OPENIE5)), "--format", "openie5"]) == 0
     text = capsys.readouterr().out
     assert "AUC: 0.245\t Optimal (precision, recall, F1): [0.521 0.424 0.467]" in text
     assert text.rstrip().splitlines()[-1].startswith("signature: carb|split:test|")
 
 
-def test_cli_curve_file_is_the_reference_dump(tmp_path, capsys):
+def test_cli_curve_file_is_the_reference_dump(built, tmp_path, capsys):
     curve = tmp_path / "curve.dat"
     assert main(["score", "carb", str(upstream_file(*OPENIE5)), "--format", "openie5", "--curve", str(curve)]) == 0
     ours = curve.read_text().splitlines()
@@ -99,7 +99,7 @@ def test_cli_curve_file_is_the_reference_dump(tmp_path, capsys):
         assert [float(x) for x in a.split("\t")] == pytest.approx([float(x) for x in b.split("\t")], abs=1e-12)
 
 
-def test_cli_bad_input_exits_2_and_names_the_line(tmp_path, capsys):
+def test_cli_bad_input_exits_2_and_names_the_line(built, tmp_path, capsys):
     bad = tmp_path / "p.tsv"
     bad.write_text("A sentence .\t0.5\tis\ta\nA sentence .\tx\tis\ta\n")
     assert main(["score", "carb", str(bad)]) == 2
@@ -107,14 +107,14 @@ def test_cli_bad_input_exits_2_and_names_the_line(tmp_path, capsys):
     assert f"{bad}:2" in err and "confidence" in err
 
 
-def test_cli_compare_same_system_is_not_significant(capsys):
+def test_cli_compare_same_system_is_not_significant(built, capsys):
     path = str(upstream_file(*OPENIE5))
     assert main(["compare", "carb", path, path, "--format", "openie5", "--bootstrap", "200", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["delta"] == 0.0 and out["p_value"] == 1.0 and out["unit"] == "sentence"
 
 
-def test_report_stage_writes_the_printed_numbers_and_every_curve(tmp_path, capsys, project_root, monkeypatch):
+def test_report_stage_writes_the_printed_numbers_and_every_curve(built, tmp_path, capsys, project_root, monkeypatch):
     from triplebench.benchmarks.carb.report import main as report_main
     from triplebench.reports import report_settings
 
@@ -134,7 +134,7 @@ def test_cli_curve_refuses_a_directory(tmp_path, capsys):
     assert "directory" in capsys.readouterr().err
 
 
-def test_cli_allennlp_format_and_the_partial_opt_in(tmp_path, capsys):
+def test_cli_allennlp_format_and_the_partial_opt_in(built, tmp_path, capsys):
     preds = tmp_path / "openie6.txt"
     preds.write_text("An unknown sentence .\t<arg1> An </arg1> <rel> unknown </rel> <arg2> sentence </arg2>\t-0.5\n")
     assert main(["score", "carb", str(preds), "--format", "allennlp"]) == 2
@@ -172,7 +172,7 @@ def test_bad_options_are_input_errors_before_reading(options, field):
     assert err.value.field == field
 
 
-def test_gold_directory_and_none_predictions_are_input_errors(tmp_path):
+def test_gold_directory_and_none_predictions_are_input_errors(built, tmp_path):
     from triplebench.errors import InputError
 
     with pytest.raises(InputError, match="directory"):

@@ -177,7 +177,7 @@ def test_docstrings_pass_numpydoc_validation(names):
     assert not problems, f"{len(problems)} numpydoc errors:\n" + "\n".join(problems)
 
 
-def test_examples_run(names, monkeypatch):
+def test_examples_run(built, names, monkeypatch):
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")

@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+#: real `dvc repro` runs in a scratch project, killed at chosen points: the slow tier
+pytestmark = pytest.mark.slow
+
 BIN = Path(sys.executable).parent
 STAGES = 6
 
@@ -207,7 +210,6 @@ def test_a_live_dvc_repro_is_never_disturbed(tmp_path: Path, moment: str):
     _whole(root)
 
 
-@pytest.mark.slow
 def test_a_really_killed_dvc_repro_is_recovered_from_at_every_point(tmp_path: Path):
     root = _project(tmp_path / "killed", pause=0.1)
     tmp = root / ".dvc" / "tmp"

@@ -19,6 +19,9 @@ from triplebench.params import optional_locations
 from triplebench.registry import BENCHMARKS
 from triplebench.sources import load_pins
 
+#: DVC pipelines rebuilt in scratch copies (push, pull, forced rebuilds): the slow tier
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 

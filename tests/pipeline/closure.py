@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import shlex
+from functools import cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,6 +73,12 @@ class Closure:
     unresolved: list[str] = field(default_factory=list)
 
 
+@cache
+def _parsed(path: Path) -> ast.Module:
+    """The syntax tree of a source file (parsed once per test session: every stage's closure reads the same files)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _function(tree: ast.Module, function: str) -> ast.FunctionDef:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == function:
@@ -112,7 +119,7 @@ def _imports(path: Path, name: str, function: str | None, variables: dict[str, s
     runs at import (a parent package executed because a submodule was imported);
     a name: the import-time code, that function and the module's functions it calls.
     """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     if function is None:
         nodes = _walk(tree)
     else:
@@ -144,7 +151,7 @@ def _imported_names(module: str, names: list[str]) -> set[tuple[str, str | None]
     calls; a constant only the import-time code; anything else (classes, objects) whole."""
     found: set[tuple[str, str | None]] = {(module, "")}
     path = module_path(module)
-    tree = ast.parse(path.read_text(encoding="utf-8")) if path else None
+    tree = _parsed(path) if path else None
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)} if tree else set()
     constants = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
                  and isinstance(n.value, (ast.Constant, ast.Tuple)) and all(

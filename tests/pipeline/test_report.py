@@ -120,7 +120,7 @@ def test_metrics_are_one_short_row_per_system(built: Path) -> None:
         assert len(values) <= 7 and all(v is None or isinstance(v, (int, float)) for v in values.values()), path
 
 
-def test_dvc_metrics_show_fits_a_terminal() -> None:
+def test_dvc_metrics_show_fits_a_terminal(built) -> None:
     """In the checkout after `make`: one row per metrics file, no line wider than 170 columns (a wide terminal)."""
     shown = dvc(["metrics", "show"], ROOT).stdout.splitlines()
     files = list((ROOT / "reports" / "metrics").rglob("*.json"))

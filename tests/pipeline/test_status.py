@@ -37,7 +37,7 @@ def test_a_fresh_clone_needs_to_run_only_the_dataset_stages() -> None:
     assert not problems, "after a fresh clone these stages would not be up to date:\n" + "\n".join(problems)
 
 
-def test_status_is_clean_after_make() -> None:
+def test_status_is_clean_after_make(built) -> None:
     """Run by `make test` after `make`: nothing in the pipeline is stale."""
     status = json.loads(dvc(["status", "--json"], ROOT).stdout)
     assert status == {}, "dvc status after make:\n" + json.dumps(status, indent=1)

@@ -62,7 +62,7 @@ def first_words(texts):
 
 
 @pytest.fixture(scope="module")
-def carb_results():
+def carb_results(built):
     return run(first_words, find_tasks(["carb"]), quiet=True)
 
 
@@ -100,7 +100,7 @@ def test_a_run_becomes_eval_results(tmp_path, carb_results):
     assert {e["dataset"]["task_id"] for e in data} <= declared
 
 
-def test_a_run_folder_becomes_the_same_eval_results(tmp_path):
+def test_a_run_folder_becomes_the_same_eval_results(built, tmp_path):
     results = run(first_words, find_tasks(["benchie/en"]), out=tmp_path / "run", quiet=True)
     from_results = yaml.safe_load(eval_results(results, tmp_path / "a")["benchie"].read_text())
     from_folder = yaml.safe_load(eval_results(tmp_path / "run", tmp_path / "b")["benchie"].read_text())
@@ -110,7 +110,7 @@ def test_a_run_folder_becomes_the_same_eval_results(tmp_path):
     assert [e["dataset"]["task_id"] for e in from_folder] == ["en_f1", "en_precision", "en_recall"]
 
 
-def test_constant_confidences_leave_the_auc_out(tmp_path):
+def test_constant_confidences_leave_the_auc_out(built, tmp_path):
     results = run(tuple_replies, find_tasks(["carb"]), quiet=True)
     assert results["carb/test"].confidence == "constant"
     data = yaml.safe_load(eval_results(results, tmp_path)["carb"].read_text())
@@ -195,7 +195,7 @@ def test_eval_yaml_the_specification_refuses(broken, message):
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
-def test_every_dataset_repo_gets_its_eval_yaml(name):
+def test_every_dataset_repo_gets_its_eval_yaml(built, name):
     text = dataset_eval_yaml(name)
     tasks = load(name).tasks()
     if not tasks:

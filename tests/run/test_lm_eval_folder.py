@@ -25,6 +25,9 @@ from triplebench.harness.lm_eval import MARKER, command, hooks, lm_task_name, wr
 from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
 
+#: every test reads the built datasets (the tasks' inputs and gold)
+pytestmark = pytest.mark.data
+
 #: the fields of lm_eval 0.4.13's TaskConfig (lm_eval/config/task.py)
 TASK_CONFIG = {"custom_dataset", "dataset_kwargs", "dataset_name", "dataset_path", "description", "doc_to_audio", "doc_to_choice",
                "doc_to_decontamination_query", "doc_to_image", "doc_to_target", "doc_to_text", "fewshot_config", "fewshot_delimiter",

@@ -16,7 +16,7 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(package.__path__, "triple
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_examples_run(name):
+def test_examples_run(built, name):
     module = importlib.import_module(name)
     failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=True)
     assert failed == 0

@@ -25,6 +25,9 @@ from pathlib import Path
 
 import pytest
 
+#: a scratch copy of the project with a sixth benchmark, its pipeline and release: the slow tier
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = Path(__file__).resolve().parent / "template"
 ENTRY = ('    "toy": {"title": "Toy", "selectors": ["split"], "unit": "sentence", "main_score": "f1",'
