@@ -250,3 +250,13 @@ def test_any_reply_gets_an_outcome_and_spans_inside_it(pieces, arity, finish):
         assert len(e.arguments) == 3 if arity == "triple" else len(e.arguments) >= 2
     for r in p.rejected:
         assert 0 <= r.span[0] <= r.span[1] <= len(text)
+
+
+def test_triplebench_formats_prints_the_parse_rules_beside_the_layouts(capsys):
+    """The rules are documented where users look up input layouts."""
+    from triplebench.cli.main import main
+    from triplebench.harness import PARSE_RULES
+
+    assert main(["formats"]) == 0
+    out = capsys.readouterr().out
+    assert "openie4" in out and out.rstrip().endswith(PARSE_RULES.rstrip())

@@ -1,4 +1,4 @@
-"""Print every prediction format: its layout and a one-line example.
+"""Print every prediction format (its layout and a one-line example), then how ``run`` reads model replies.
 
     triplebench formats
 """
@@ -16,8 +16,11 @@ def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the layouts; return 0."""
+    """Print the layouts and the parse rules of model replies; return 0."""
     from ..formats.layouts import describe
+    from ..harness.parse import PARSE_RULES
 
     print(describe())
+    print()
+    print(PARSE_RULES)
     return 0

@@ -120,12 +120,17 @@ def _arity_bucket(n: int) -> str:
 
 
 def _score(task: Task, items: list[Item], parsed: list[Parsed], model: str) -> tuple[list, TaskResult]:
+    outcomes = Counter(p.outcome for p in parsed)
+    if not any(p.extractions for p in parsed):  # nothing to score: a prompt, parser or model problem, not a score of 0
+        counts = ", ".join(f"{outcomes[o]:,} {o}" for o in ("empty", "unparsable", "truncated", "ok") if outcomes[o])
+        raise InputError(None, None, f"{task.name}: not one of the {len(parsed):,} replies holds an extraction ({counts}); "
+                         "nothing to score. Every reply is cached (a rerun asks nothing again): look at a few, then "
+                         "change the prompt, the decoding (--max-tokens, --stop) or the model", field="replies")
     source, missing, total = _confidence_source(parsed)
     filled = [replace(p, extractions=tuple(e if e.confidence is not None else replace(e, confidence=CONSTANT_CONFIDENCE)
                                            for e in p.extractions)) for p in parsed]
     records = task.predictions(items, filled)
     result = task.score(records)
-    outcomes = Counter(p.outcome for p in parsed)
     replies = {"items": len(parsed), **{o: outcomes.get(o, 0) for o in ("ok", "empty", "truncated", "unparsable")}}
     readable = replies["ok"] + replies["empty"]
     if readable < len(parsed):
@@ -184,7 +189,8 @@ def run(model: Adapter | str | Callable, tasks: Sequence[Task], *, out: str | Pa
     Raises
     ------
     InputError
-        Bad tasks, options, items, or an ``out`` folder that is not a run folder.
+        Bad tasks, options, items, an ``out`` folder that is not a run folder, or a task none of whose
+        replies holds an extraction (nothing to score: never a score of 0).
     TripleBenchError
         The model failed (what was answered stays cached), the cache is not a reply cache, or a
         batch output lacks replies.
