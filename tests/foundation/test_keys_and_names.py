@@ -29,7 +29,7 @@ from triplebench.http import EndpointError, JsonClient
 
 KEY = "sk-test-clear-0123456789"
 RISK = "the API key is sent in clear text over plain http to api.openai.com: anyone on the network path can read it"
-COMPLETION = {"choices": [{"text": "yes", "message": {"content": "yes"}, "finish_reason": "stop"}],
+COMPLETION = {"choices": [{"text": " N/A (already specific)", "message": {"content": " N/A (already specific)"}, "finish_reason": "stop"}],
               "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
 
 

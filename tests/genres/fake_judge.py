@@ -10,11 +10,15 @@ answers the way the judge's reply parsers expect:
 * granularity checker: ``n`` sub-triple lines ``["a", "r", "b"]`` and ``Granularity: n``,
   or ``N/A (...)`` for 0, from ``splits`` (``{triple_key: n}``, default ``default_splits``).
 
+``true_false=True``: every prompt, the granularity checker's too, is answered ``" true"`` or
+``" false"`` (chosen by a hash of the prompt): a judge that ignores the question asked.
+
 Options: ``delay`` seconds before each reply; ``flip`` share of verdicts served the
 other way (chosen by a hash of the prompt's key, so the same prompts flip on every
 run: :meth:`FakeJudge.flipped`); ``throttle`` first requests answered 429 with
 ``Retry-After: retry_after``; ``die_after`` replies, after which the server stops
-listening and drops every further request. Every request is recorded.
+listening and drops every further request; ``port``: listen there (0: any free port), e.g. where
+a server that died listened. Every request is recorded.
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ class FakeJudge:
         throttle: int = 0,
         retry_after: float = 1,
         die_after: int | None = None,
+        true_false: bool = False,
+        port: int = 0,
     ) -> None:
         self.patterns = {name: template_pattern(t) for name, t in templates.items()}
         self.facts = dict(facts or {})
@@ -72,11 +78,12 @@ class FakeJudge:
         self.default_fact, self.default_splits = default_fact, default_splits
         self.delay, self.flip, self.flip_seed = delay, flip, flip_seed
         self.throttle, self.retry_after, self.die_after = throttle, retry_after, die_after
+        self.true_false = true_false
         self.requests: list[dict[str, Any]] = []  # every request: path, kind, text, triple, status
         self.answered = 0
         self.dead = False
         self.lock = threading.Lock()
-        self.httpd = _Server(("127.0.0.1", 0), self._handler())
+        self.httpd = _Server(("127.0.0.1", port), self._handler())
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/v1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -113,6 +120,8 @@ class FakeJudge:
         return "unknown", "", ""
 
     def _answer(self, kind: str, text: str, triple: str) -> str:
+        if self.true_false:
+            return " true" if hashlib.sha256(f"{kind}\x1f{text}\x1f{triple}".encode()).digest()[0] % 2 else " false"
         if kind == "fact_checker":
             return " true" if self.fact(text, triple) else " false"
         if kind == "granularity_checker":

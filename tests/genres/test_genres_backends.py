@@ -128,7 +128,7 @@ def test_judge_timeout_malformed_and_unparsable(server, tmp_path):
         make_judge(server, tmp_path, cache=False).factualness([("good", ["a", "r", "b"])])
     server.script = ["nonsense"]
     judge = make_judge(server, tmp_path, cache=False)
-    assert judge.factualness([("good", ["a", "r", "b"])]) == [False] and judge.unparsable == 1
+    assert judge.factualness([("good", ["a", "r", "b"])]) == [None] and judge.unparsable_example == {"FS": " maybe"}
 
 
 def test_interrupted_run_keeps_answers_and_resumes(server, tmp_path):
@@ -174,7 +174,7 @@ def test_openai_embedder_batches_and_caches(server, tmp_path):
     assert len(server.requests) == 2 and again.calls == 0
 
 
-def test_scorer_us_cs_with_local_embedder(server, tmp_path):
+def test_scorer_us_cs_with_local_embedder(built, server, tmp_path):
     emb = CachedEmbedder(OpenAIEmbedder(base_url=server.url, model="emb-x", backoff=0.01))
     preds = {"t1": [["a", "r", "b"], ["a", "r", "b"]], "t2": [["x", "y", "z"]], "t3": []}
     gold = {"t1": [["a", "r", "b"]], "t2": [["aaaa", "rrrr", "b"]], "t3": [["q", "q", "q"]]}

@@ -21,6 +21,7 @@ import us_cs_runs
 
 from triplebench.benchmarks.genres import minilm
 from triplebench.benchmarks.genres.embedders import CachedEmbedder, MiniLMEmbedder
+from triplebench.benchmarks.genres.weights import model_folder
 from triplebench.errors import InputError, TripleBenchError
 
 TEXTS = [
@@ -68,7 +69,7 @@ def test_text_that_is_not_unicode_is_an_error_not_a_vector(model):
 
 
 def test_a_model_of_another_kind_is_refused(tmp_path):
-    source = minilm.model_dir()
+    source = model_folder()
     for name in ("config.json", "sentence_bert_config.json", "modules.json", "1_Pooling/config.json"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes((source / name).read_bytes())

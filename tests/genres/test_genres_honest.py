@@ -167,29 +167,18 @@ def test_an_empty_json_object_is_exit_2_not_zero_texts(built, tmp_path, capsys, 
         score(path, dataset="cdr", scores="FS")
 
 
-@pytest.fixture()
-def no_parsing(monkeypatch):
-    """Fail the test if a JSON line or a record is parsed: the refusal must come from a count."""
-    from triplebench.benchmarks.genres import formats as fmt
-    from triplebench.benchmarks.genres import inputs
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("the records were parsed before their number was checked")
-
-    monkeypatch.setattr(fmt, "iter_jsonl", refuse)
-    monkeypatch.setattr(inputs, "_texts", refuse)
-
-
-def test_more_lines_than_every_set_has_are_refused_before_parsing(built, tmp_path, capsys, no_parsing):
+def test_more_lines_than_every_set_has_are_refused_at_the_first_one_past(built, tmp_path, capsys):
     from triplebench.benchmarks.genres.formats import MAX_TEXTS
 
     assert MAX_TEXTS == 3_000  # 200 + 200 + 500 + 500 + 800 + 800
     path = tmp_path / "flood.jsonl"
-    line = json.dumps({"text": "Aspirin treats headache.", "triples": [["aspirin", "treats", "headache"]]})
-    path.write_text((line + "\n\n") * (MAX_TEXTS + 1), encoding="utf-8")  # blank lines are not texts
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(MAX_TEXTS + 500):  # blank lines are not texts
+            out.write(json.dumps({"text": f"Aspirin treats headache {i}.", "triples": [["aspirin", "treats", "headache"]]})
+                      + "\n\n")
     assert main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS"]) == 2
-    assert f"{path}: 3,001 lines: expected at most 3,000 texts" in capsys.readouterr().err
-    with pytest.raises(InputError, match="3,001 lines"):
+    assert f"{path}: 3,001 lines or more: expected at most 3,000 texts" in capsys.readouterr().err
+    with pytest.raises(InputError, match="3,001 lines or more"):
         score(path, dataset="cdr", scores="FS")
     with pytest.raises(InputError, match="3,001 records"):
         score([{"text": f"t{i}", "triples": []} for i in range(MAX_TEXTS + 1)], dataset="cdr", scores="FS")
@@ -197,20 +186,21 @@ def test_more_lines_than_every_set_has_are_refused_before_parsing(built, tmp_pat
 
 def test_a_json_object_is_refused_at_its_first_member_past_the_limit(built, tmp_path, monkeypatch):
     from triplebench.benchmarks.genres import formats as fmt
+    from triplebench.benchmarks.genres import streams
 
     monkeypatch.setattr(fmt, "MAX_TEXTS", 10)
     members = []
 
-    def counting(text, source):
-        for item in iter_members(text, source):
+    def counting(path, source):
+        for item in iter_members(path, source):
             members.append(item[0])
             yield item
 
-    iter_members = fmt.iter_json_object
-    monkeypatch.setattr(fmt, "iter_json_object", counting)
+    iter_members = streams.object_members
+    monkeypatch.setattr(streams, "object_members", counting)
     path = tmp_path / "flood.json"
     path.write_text(json.dumps({f"text {i}": [["a", "b", "c"]] for i in range(50)}), encoding="utf-8")
-    with pytest.raises(InputError, match="11 texts or more in the JSON object"):
+    with pytest.raises(InputError, match="11 entries or more"):
         fmt.read_user_predictions(path)
     assert max(members) == 11  # the 39 members after it were never built
 

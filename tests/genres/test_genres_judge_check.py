@@ -123,3 +123,36 @@ def test_a_judged_score_carries_the_stored_check_of_its_judge_or_says_there_is_n
     unchecked = genres.score(records, judge_model="never-checked", **options)
     assert "judge_agreement" not in unchecked.details
     assert [w for w in unchecked.warnings if "no judge-check of this judge on cdr" in w]
+
+
+def test_the_stored_kappa_is_printed_beside_the_judged_scores(paper_judge, tmp_path, capsys, monkeypatch):
+    from triplebench.benchmarks.genres.reproduce import ArchivedRun, run_records
+    from triplebench.cli.main import main
+    from triplebench.location import DataLocation
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    judge = ["--judge-url", paper_judge.url, "--judge-model", "fake", "--judge-cache", str(tmp_path / "j.sqlite")]
+    assert main(["judge-check", "--set", "cdr", "--sample", "60", "--seed", "2", "--json", *judge]) == 0
+    kappa = json.loads(capsys.readouterr().out)["scores"]
+    path = tmp_path / "p.jsonl"
+    records = run_records(ArchivedRun.parse("cdr/gpt-4/1"), DataLocation.default())[:4]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert main(["score", "genres", str(path), "--set", "cdr", "--scores", "FS,GS", "--judge", "openai", *judge]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    shown = [line for line in lines if line.startswith("judge-check (cdr, 60 triples, ")]
+    assert shown and f"Cohen's kappa with the paper's judge FS {kappa['FS']['kappa']:.2f} [" in shown[0]
+    assert f"GS {kappa['GS']['kappa']:.2f} [" in shown[0]
+    assert lines.index(shown[0]) < next(i for i, line in enumerate(lines) if line.startswith("coverage:"))
+
+
+def test_judge_check_of_a_judge_that_ignores_the_granularity_question(built, tmp_path, monkeypatch):
+    from triplebench.benchmarks.genres import judge_check
+    from triplebench.benchmarks.genres.judges import load_prompts
+    from triplebench.location import DataLocation
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    with FakeJudge(load_prompts(DataLocation.default()), true_false=True) as server:
+        result = judge_check(dataset="cdr", judge_url=server.url, judge_model="tf", sample=40, seed=1, bootstrap=50,
+                             judge_cache=str(tmp_path / "j.sqlite"))
+    assert result.scores["GS"].judge_score == 1.0  # every reply read the reference's way: no split
+    assert [w for w in result.warnings if w.startswith("0 FS replies were not true/false and 40 GS replies neither listed")]

@@ -54,7 +54,7 @@ def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, 
     answered = len(JudgeCache(cache))
     assert answered == len(dying.asked()) == 12  # every reply received was committed as it arrived
 
-    with FakeJudge(load_prompts(DataLocation.default()), flip=0.3) as healthy:
+    with FakeJudge(load_prompts(DataLocation.default()), flip=0.3, port=dying.port) as healthy:  # the same server again
         assert main(_cli(path, healthy.url, cache)) == 0
         resumed = json.loads(capsys.readouterr().out)
         assert len(healthy.requests) == prompts - answered  # only the prompts not judged before
@@ -105,9 +105,9 @@ def test_progress_lines_on_a_stream_that_is_not_a_terminal(tmp_path):
         stream.seek(0)
         judge.factualness(items)
     lines = stream.getvalue().splitlines()
-    pattern = re.compile(r"FS judge: judged [\d,]+/12 triples \(cache hits 4\), \d+/s(, done in [\d.]+s)?")
+    pattern = re.compile(r"FS judge: [\d,]+/12 distinct prompts for 12 triples \(cache hits 4\), \d+/s(, done in [\d.]+s)?")
     assert len(lines) >= 2 and all(pattern.fullmatch(line) for line in lines)
-    assert lines[-1].startswith("FS judge: judged 12/12 triples") and "done in" in lines[-1]
+    assert lines[-1].startswith("FS judge: 12/12 distinct prompts") and "done in" in lines[-1]
 
 
 def test_a_fast_or_fully_cached_batch_prints_nothing(tmp_path):

@@ -39,7 +39,7 @@ def test_doc_topics_and_ts(model):
     assert topics.kl_divergence(p, p) == pytest.approx(0.0)
 
 
-def test_ts_through_the_scorer(model):
+def test_ts_through_the_scorer(built, model):
     res = score({SPORT: [["striker", "scored", "goal"]], MEDICINE: []}, gold={SPORT: [], MEDICINE: []}, dataset="cdr",
                 scores="TS", topic_model=model)
     assert len(res.details["per_text"]["TS"]) == 2 and "lda:2t-seed7" in res.signature

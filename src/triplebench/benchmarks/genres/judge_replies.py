@@ -9,6 +9,13 @@
 * Granularity (``GREScores/granularity.py``): the number of sub-triples is the
   number of ``[`` characters in the reply (``response.count('[')``), so an
   ``N/A`` reply counts 0 and the echoed ``Granularity: N`` line is ignored.
+  The reference reads *any* reply without ``[`` as "no split", which is right for
+  the archived GPT-3.5 replies (every one of the 252,086 either lists sub-triples or
+  starts with ``N/A``) but makes a judge that ignores the question (``true``) score
+  GS 100. So a live judge's reply counts only when :func:`answers_granularity`:
+  it lists sub-triples (a ``[``) or says no split is needed (``N/A`` or
+  ``Granularity: 0``, as the prompt's examples do); the ``openai`` judge gives the
+  others no verdict (see :mod:`.judges`).
 
 Two GS rules exist upstream (see :func:`granularity_of`):
 
@@ -24,6 +31,7 @@ Two GS rules exist upstream (see :func:`granularity_of`):
 from __future__ import annotations
 
 import math
+import re
 
 
 def parse_factualness(reply: str) -> bool:
@@ -34,6 +42,15 @@ def parse_factualness(reply: str) -> bool:
 def is_well_formed_factualness(reply: str) -> bool:
     """True when a factualness reply is exactly ``true`` or ``false`` (after strip/lower)."""
     return reply.strip().lower() in ("true", "false")
+
+
+#: "no split needed" the way the prompt's examples say it: ``N/A (...)`` or a ``Granularity: 0`` line
+_NO_SPLIT = re.compile(r"\bN/A\b|^\s*Granularity\s*:\s*0\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def answers_granularity(reply: str) -> bool:
+    """True when a granularity reply answers the question: it lists sub-triples (has a ``[``) or says N/A."""
+    return "[" in reply or _NO_SPLIT.search(reply) is not None
 
 
 def count_splits(reply: str) -> int:

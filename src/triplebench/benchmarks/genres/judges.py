@@ -7,6 +7,10 @@ triple inserted as ``json.dumps(triple)`` like the reference):
 * :meth:`Judge.factualness` ``[(text, triple)] -> [bool | None]`` (None: no verdict);
 * :meth:`Judge.granularity` ``[triple] -> [int | None]`` (number of sub-triples).
 
+A judge whose ``checks_replies`` is True (``openai``) means by None a reply that does not
+answer the question asked (:mod:`.judge_replies`); the scorer counts those and refuses FS/GS
+past a share of them. For any other judge None means it has no verdict.
+
 Backends:
 
 * ``archived``: the GPT-3.5-Turbo-Instruct verdicts archived upstream (the
@@ -23,6 +27,9 @@ Backends:
   failure stops the whole run at once), a progress line on stderr every few
   seconds, and a persistent reply cache (:class:`JudgeCache`): a rerun costs no
   calls and an interrupted run resumes (every answer is committed as it arrives).
+  A reply is a verdict only when it answers the question asked: FS ``true`` or ``false``,
+  GS a list of sub-triples or ``N/A`` (:func:`.judge_replies.answers_granularity`); any
+  other reply gives None (the archived verdicts keep the reference's reading instead).
 
 Why the reply cache is SQLite, not the per-user cache's files (:mod:`triplebench.cache`,
 :mod:`.store`): its writers are the judge's 32 threads and any other process judging at the
@@ -30,9 +37,12 @@ same time, each reply must be on disk the moment it arrives (a killed run keeps 
 for), and a run adds one row at a time to a file that holds every reply ever bought. SQLite in
 WAL mode gives exactly that (atomic, concurrent, append-cheap commits of one row) where
 rewriting or sharding a file per reply would not. A row proves what it answers through its key:
-the SHA-256 of everything the reply depends on (model name, API, temperature, max_tokens, the
-template's SHA-256, text, triple). The server's URL is not in it: the model name names the
-judge (as in the signature), so a local server restarted on another port keeps its replies.
+the SHA-256 of everything the reply depends on (the server's base URL, model name, API,
+temperature, max_tokens, the template's SHA-256, text, triple). The server is in it because a
+model name alone does not name a judge: two servers may serve different weights, quantisations
+or chat templates under one name, and a server that is down must fail, not be answered from
+another's replies. (Replies cached before the URL was part of the key name no server, so no
+server reuses them; they stay in the file.)
 """
 
 from __future__ import annotations
@@ -54,7 +64,7 @@ import numpy as np
 
 from ...errors import TripleBenchError
 from ...http import EndpointError
-from .judge_replies import count_splits, is_well_formed_factualness, parse_factualness
+from .judge_replies import answers_granularity, count_splits, is_well_formed_factualness, parse_factualness
 
 if TYPE_CHECKING:
     from ...location import DataLocation
@@ -214,6 +224,11 @@ class ArchivedJudge:
     archive's order gives: runs sorted by (model, seed, sample), the first run that
     judged the triple (in that text, for factualness and per-text granularity) wins.
     The verdicts are read from the built ``judgments`` and ``predictions`` configs at ``location``.
+
+    The paper's judge sampled its replies (temperature 0.3) anew in every run that extracted a
+    triple, so runs sometimes disagree on one triple (CDR, GPT-4's triples: 2 of 2,859 FS verdicts
+    and 94 of 2,853 GS replies of earlier runs differ from GPT-4's own). After each call
+    ``disagreements[score]`` counts the triples asked whose archived verdicts disagree.
     """
 
     def __init__(self, set_name: str, location: DataLocation, model: str | None = None, seed: int | None = None) -> None:
@@ -260,6 +275,11 @@ class ArchivedJudge:
         self._gs_text: dict[tuple[str, str], int] = {}  # the reply the run stored for this text
         self._indexed_fs: set[str] = set()
         self._indexed_gs: set[str] = set()
+        # keys whose archived verdicts differ between runs
+        self._fs_split: set[tuple[str, str]] = set()
+        self._gs_split: set[str] = set()
+        self._gs_text_split: set[tuple[str, str]] = set()
+        self.disagreements: dict[str, int] = {}
 
     def _filter(self, table):
         mask = _equal(table["set"], self.set)
@@ -302,7 +322,11 @@ class ArchivedJudge:
             for position, key in hits[q]:
                 seen_here.setdefault(key, []).append(verdicts[start + position])
             for key, found_verdicts in seen_here.items():
-                self._fs.setdefault((self._texts[r], key), found_verdicts)
+                pair = (self._texts[r], key)
+                kept = self._fs.setdefault(pair, found_verdicts)
+                common = min(len(kept), len(found_verdicts))
+                if kept[:common] != found_verdicts[:common]:
+                    self._fs_split.add(pair)
 
     def _index_granularity(self, keys: set[str]) -> None:
         """Add the granularity replies of the triple keys not looked up yet."""
@@ -319,8 +343,10 @@ class ArchivedJudge:
             by_row.setdefault(int(self._gs_parent[flat]), []).append((triple, splits))
         for r in self._order:
             for triple, splits in by_row.get(r, ()):
-                self._gs.setdefault(triple, splits)
-                self._gs_text.setdefault((self._texts[r], triple), splits)
+                if self._gs.setdefault(triple, splits) != splits:
+                    self._gs_split.add(triple)
+                if self._gs_text.setdefault((self._texts[r], triple), splits) != splits:
+                    self._gs_text_split.add((self._texts[r], triple))
 
     def factualness(self, items, progress=None):
         """The archived verdict of each (text, triple); the k-th occurrence gets the k-th verdict."""
@@ -333,6 +359,7 @@ class ArchivedJudge:
             k = occurrence.get(key, 0)
             occurrence[key] = k + 1
             out.append(None if verdicts is None else verdicts[min(k, len(verdicts) - 1)])
+        self.disagreements["FS"] = sum(key in self._fs_split for key in asked)
         if progress:
             progress(len(items))
         return out
@@ -343,8 +370,11 @@ class ArchivedJudge:
         self._index_granularity(set(keys))
         if texts is None:
             out = [self._gs.get(k) for k in keys]
+            self.disagreements["GS"] = sum(k in self._gs_split for k in keys)
         else:
             out = [self._gs_text.get((text, k), self._gs.get(k)) for text, k in zip(texts, keys)]
+            self.disagreements["GS"] = sum((text, k) in self._gs_text_split if (text, k) in self._gs_text
+                                           else k in self._gs_split for text, k in zip(texts, keys))
         if progress:
             progress(len(triples))
         return out
@@ -419,14 +449,15 @@ def default_cache_path() -> Path:
 class Progress:
     """One line on a stream every ``every`` seconds while a batch of prompts is judged.
 
-    Lines read ``FS judge: judged 120/2,569 triples (cache hits 40), 35/s``: distinct
-    prompts done (cached or answered) of the batch, and the server's replies per
-    second. A batch that ends within ``every`` seconds prints nothing; one that
-    printed ends with a ``done in`` line.
+    Lines read ``FS judge: 120/2,853 distinct prompts for 2,859 triples (cache hits 40), 35/s``:
+    the distinct prompts done (cached or answered) of the batch, each asked once however many
+    of the batch's triples share it (the coverage of a result counts those triples), and the
+    server's replies per second. A batch that ends within ``every`` seconds prints nothing; one
+    that printed ends with a ``done in`` line.
     """
 
-    def __init__(self, label: str, total: int, hits: int, every: float, stream: IO[str] | None) -> None:
-        self.label, self.total, self.hits, self.every = label, total, hits, every
+    def __init__(self, label: str, total: int, triples: int, hits: int, every: float, stream: IO[str] | None) -> None:
+        self.label, self.total, self.triples, self.hits, self.every = label, total, triples, hits, every
         self.stream = stream
         self.start = time.monotonic()
         self.printed = False
@@ -437,16 +468,19 @@ class Progress:
             return
         elapsed = max(time.monotonic() - self.start, 1e-9)
         tail = f", done in {elapsed:.1f}s" if final else ""
-        print(f"{self.label}: judged {self.hits + answered:,}/{self.total:,} triples (cache hits {self.hits:,}), "
-              f"{answered / elapsed:.0f}/s{tail}", file=self.stream if self.stream is not None else sys.stderr, flush=True)
+        print(f"{self.label}: {self.hits + answered:,}/{self.total:,} distinct prompts for {self.triples:,} triples "
+              f"(cache hits {self.hits:,}), {answered / elapsed:.0f}/s{tail}",
+              file=self.stream if self.stream is not None else sys.stderr, flush=True)
         self.printed = True
 
 
 class OpenAIJudge:
     """GPT-style judge behind any OpenAI-compatible endpoint.
 
-    Each distinct prompt is asked once per call (duplicates share its reply, so the
-    verdicts do not depend on ``concurrency`` nor on the order replies arrive in);
+    A reply that does not answer the question asked (FS: ``true``/``false``; GS: sub-triples
+    or ``N/A``) is no verdict: None (``checks_replies``). Each distinct prompt is asked once
+    per call (duplicates share its reply, so the verdicts do not depend on ``concurrency`` nor
+    on the order replies arrive in);
     cached prompts are never sent and every reply is committed to the cache as it
     arrives. ``concurrency`` requests are in flight at once; the first failure that
     retrying cannot change (see :mod:`.http`) stops the whole batch. While a batch
@@ -503,12 +537,15 @@ class OpenAIJudge:
             self.cache = JudgeCache(cache or default_cache_path())
         self.calls = 0
         self.cache_hits = 0
-        self.unparsable = 0
         self._count_lock = threading.Lock()
         self._client = JsonClient(api_key=self.api_key, timeout=timeout, retries=retries, backoff=backoff,
                                   max_retry_after=max_retry_after, pool_size=self.concurrency,
                                   url_option="--judge-url", key_option="--judge-key-env")
         self.name = f"openai:{self.model}"
+        #: None from this judge is a reply that does not answer the question (see the module docstring)
+        self.checks_replies = True
+        #: per score (FS, GS) the first such reply, for the message that refuses them
+        self.unparsable_example: dict[str, str] = {}
         #: the stored ``judge-check`` result of this server and model (set by the backends), for a result's details
         self.agreement: dict[str, Any] | None = None
 
@@ -533,7 +570,8 @@ class OpenAIJudge:
     def _ask_all(self, template: str, pairs: Sequence[tuple[str, str]], max_tokens: int, label: str,
                  progress: Callable[[int], None] | None = None) -> list[str]:
         """The reply to every ``(text, triple key)`` of ``template``: from the cache, else asked once per distinct prompt."""
-        asked = (self.model, self.api, repr(float(self.temperature)), str(max_tokens), self.template_sha[template])
+        asked = (self.base_url, self.model, self.api, repr(float(self.temperature)), str(max_tokens),
+                 self.template_sha[template])
         key_of = {pair: JudgeCache.key(*asked, *pair) for pair in dict.fromkeys(pairs)}
         replies: dict[tuple[str, str], str] = {}
         if self.cache is not None:
@@ -545,7 +583,7 @@ class OpenAIJudge:
             self.cache_hits += len(replies)
         todo = [pair for pair in key_of if pair not in replies]
         if todo:
-            shown = Progress(label, len(key_of), len(replies), self.progress_every, self.progress_stream)
+            shown = Progress(label, len(key_of), len(pairs), len(replies), self.progress_every, self.progress_stream)
             self._run(lambda pair: self._answer(template, pair, key_of[pair], max_tokens), todo, replies, shown)
         if progress:
             progress(len(pairs))
@@ -562,9 +600,17 @@ class OpenAIJudge:
         return pair, answer
 
     def _run(self, ask: Callable, todo: list, replies: dict, shown: Progress) -> None:
-        """Ask every prompt of ``todo`` on ``concurrency`` threads; the first failure cancels the rest."""
+        """Ask every prompt of ``todo`` on ``concurrency`` threads; the first failure cancels the rest.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            Ctrl-C; when replies were committed to the cache by then, a note on it says how many
+            and that running the command again resumes from them (what the CLI prints).
+        """
         cancel = self._client.cancel
         cancel.clear()
+        calls_before = self.calls
         pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)), thread_name_prefix="genres-judge")
         finished = interrupted = False
         try:
@@ -581,8 +627,12 @@ class OpenAIJudge:
                     shown.show(answered)
             shown.show(answered, final=True)
             finished = True
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             interrupted = True  # do not wait for requests in flight: every reply received is in the cache
+            kept = self.calls - calls_before
+            if self.cache is not None and kept:  # what the CLI prints (PEP 678 note)
+                exc.add_note(f"{kept:,} judge replies received so far are kept in the judge cache {self.cache.path}: "
+                             "the same command again resumes from them (only the prompts not answered yet are asked)")
             raise
         finally:
             if not finished:
@@ -590,19 +640,21 @@ class OpenAIJudge:
             pool.shutdown(wait=not interrupted, cancel_futures=True)
 
     def factualness(self, items, progress=None):
-        """Ask the fact-checker prompt for each (text, triple); unparsable replies are counted and read as not supported."""
+        """Ask the fact-checker prompt for each (text, triple): True/False, None for a reply other than true/false."""
         pairs = [(text, triple_key(triple)) for text, triple in items]
-        out = []
-        for reply in self._ask_all("fact_checker", pairs, 10, "FS judge", progress):
-            if not is_well_formed_factualness(reply):
-                self.unparsable += 1
-            out.append(parse_factualness(reply))
-        return out
+        return [parse_factualness(reply) if is_well_formed_factualness(reply) else self._unparsable("FS", reply)
+                for reply in self._ask_all("fact_checker", pairs, 10, "FS judge", progress)]
 
     def granularity(self, triples, progress=None, texts=None):
-        """Ask the granularity prompt once per distinct triple (it has no text); returns the split counts."""
+        """Ask the granularity prompt once per distinct triple (it has no text): the split counts, None for a reply
+        that neither lists sub-triples nor says N/A."""
         pairs = [("", triple_key(t)) for t in triples]
-        return [count_splits(reply) for reply in self._ask_all("granularity_checker", pairs, 200, "GS judge", progress)]
+        return [count_splits(reply) if answers_granularity(reply) else self._unparsable("GS", reply)
+                for reply in self._ask_all("granularity_checker", pairs, 200, "GS judge", progress)]
+
+    def _unparsable(self, score: str, reply: str) -> None:
+        """No verdict for ``reply``; the first such reply of ``score`` is kept as the example."""
+        self.unparsable_example.setdefault(score, reply)
 
     def close(self) -> None:
         """Close the kept-alive connections (the cache stays open)."""

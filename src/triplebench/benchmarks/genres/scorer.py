@@ -94,6 +94,21 @@ class GenresResult(Result):
             return "n/a" if value is None or value != value else f"{value * scale:.1f}"
 
         lines = []
+        checked = self.details.get("judge_agreement")
+        if checked:
+            kappas = []
+            for name in JUDGED:
+                found = checked.get(name) if name in self.scores else None
+                if isinstance(found, dict) and found.get("kappa") is not None:
+                    interval = found.get("kappa_interval")
+                    kappas.append(f"{name} {found['kappa']:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval
+                                                                   else ""))
+                elif isinstance(found, dict):
+                    kappas.append(f"{name} n/a")
+            if kappas:
+                lines.append(f"judge-check ({checked.get('dataset', '?')}, {checked.get('sample', '?')} triples, "
+                             f"{checked.get('checked', '?')}): Cohen's kappa with the paper's judge "
+                             f"{'  '.join(kappas)}")
         stats = self.details.get("statistics") or {}
         if stats:
             lines.append(f"#tri {show(stats.get('tri'))}  #tok {show(stats.get('tok'))}  "
@@ -162,12 +177,46 @@ def _mean(values: Sequence[float]) -> float | None:
     return float(np.mean(kept)) if kept else None
 
 
-def _judged_scores(wanted: list[str], texts: list[str], triples: list[list[list[Any]]], judge: Any, gs_rule: str,
-                   allow_partial: bool, source: str) -> tuple[dict[str, list[float]], dict[str, Coverage], int]:
-    """FS and GS per text (NaN: left out), the judged-triple coverage, unparsable replies."""
+class UnparsableReplies(CoverageError):
+    """A live judge's replies that do not answer the question, past the share ``max_unparsable`` allows.
+
+    Parameters
+    ----------
+    source : str
+        The predictions' source.
+    score : str
+        ``FS`` or ``GS``.
+    count, total : int
+        Triples with such a reply, triples judged.
+    example : str
+        One such reply (cut), for the message.
+    limit : float
+        The share allowed (``max_unparsable``).
+    """
+
+    def __init__(self, source: str, score: str, count: int, total: int, example: str, limit: float) -> None:
+        self.cause = f"{score} judge replies do not answer the question"
+        self.count, self.total, self.hint = count, total, f"e.g. {example[:60]!r}"
+        wanted = "true or false" if score == "FS" else "sub-triples [e, r, o] or N/A"
+        InputError.__init__(self, source, None, f"{count:,} of {total:,} triples ({100 * count / total:.1f}%) got a "
+                            f"{score} judge reply that is not {wanted}, e.g. {example[:60]!r}: the judge does not answer "
+                            f"the prompt (another model, or --judge-api chat, may); {score} is "
+                            f"refused past {100 * limit:g}% of them. To score the triples it did answer, pass "
+                            "--max-unparsable SHARE / max_unparsable=SHARE (marked partial in the signature).")
+
+
+def _judged_scores(wanted: list[str], texts: list[str], triples: list[list[list[Any]]], judge: Any, opts: dict[str, Any],
+                   source: str) -> tuple[dict[str, list[float]], dict[str, Coverage], dict[str, int]]:
+    """FS and GS per text (NaN: left out), the judged-triple coverage, and per score the replies that do not answer.
+
+    For a judge that ``checks_replies`` (a live one) a None is such a reply: left out, counted,
+    refused past ``max_unparsable``; for any other judge a None is a triple without a verdict:
+    refused unless ``allow_partial``.
+    """
     from .judge_replies import granularity_of
     from .judges import triple_key
 
+    gs_rule = opts["gs_rule"]
     per_text: dict[str, list[float]] = {}
     coverage: dict[str, Coverage] = {}
     jobs: dict[str, list[tuple[int, list[Any]]]] = {}
@@ -183,10 +232,17 @@ def _judged_scores(wanted: list[str], texts: list[str], triples: list[list[list[
         replies["FS"] = judge.factualness([(texts[i], t) for i, t in jobs["FS"]])
     if "GS" in jobs:
         replies["GS"] = judge.granularity([t for _, t in jobs["GS"]], texts=[texts[i] for i, _ in jobs["GS"]])
+    live = bool(getattr(judge, "checks_replies", False))
+    unparsable: dict[str, int] = {}
     for name, items in jobs.items():
         unjudged = sum(r is None for r in replies[name])
         coverage[f"judged_triples_{name}"] = Coverage(len(items) - unjudged, len(items))
-        if unjudged and not allow_partial:
+        if live:
+            unparsable[name] = unjudged
+            if unjudged > opts["max_unparsable"] * len(items):
+                example = getattr(judge, "unparsable_example", {}).get(name, "")
+                raise UnparsableReplies(source, name, unjudged, len(items), example, opts["max_unparsable"])
+        elif unjudged and not opts["allow_partial"]:
             first = next(t for (_, t), r in zip(items, replies[name]) if r is None)
             raise CoverageError(source, f"triples have no {name} verdict from the {judge.name} judge", unjudged,
                                 len(items), f"the first: {triple_key(first)}; the archived judge knows only the "
@@ -203,7 +259,7 @@ def _judged_scores(wanted: list[str], texts: list[str], triples: list[list[list[
             else:
                 out.append(float(np.mean(values[i])) if values[i] else math.nan)
         per_text[name] = out
-    return per_text, coverage, int(getattr(judge, "unparsable", 0))
+    return per_text, coverage, unparsable
 
 
 def triple_vectors(embedder: Any, triples_per_text: Sequence[Sequence[Sequence[Any]]],
@@ -285,20 +341,22 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     if gold_name != "dataset":
         fields["gold"] = gold_name
     fields["scores"] = ",".join(wanted)
-    unparsable = 0
+    # the embedder before the judge: missing model files stop the run before a paid judge call
+    backend = backends.embedder(opts, given.get("embedder")) if "US" in wanted or "CS" in wanted else None
+    unparsable: dict[str, int] = {}
+    disagreements: dict[str, int] = {}
     agreement = None  # the stored judge-check of an OpenAI-compatible judge: how comparable FS/GS are
     if any(s in JUDGED for s in wanted):
         judge = backends.judge(opts, dataset, location, given.get("judge"))
-        found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts["gs_rule"],
-                                                   opts["allow_partial"], preds.source)
+        found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts, preds.source)
         per_text.update(found)
         coverage.update(judged)
         fields["judge"] = judge.name
         agreement = getattr(judge, "agreement", None)
+        disagreements = dict(getattr(judge, "disagreements", {}))
         if "GS" in wanted:
             fields["gs"] = opts["gs_rule"]
-    if "US" in wanted or "CS" in wanted:
-        backend = backends.embedder(opts, given.get("embedder"))
+    if backend is not None:
         phi = DEFAULT_PHI["openai" if backend.name.startswith("openai") else "minilm"] if opts["phi"] is None \
             else opts["phi"]
         if "CS" in wanted:
@@ -321,7 +379,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     scores = {name: _mean(per_text[name]) for name in ALL_SCORES if name in per_text}
     if scores.get("GS", 0.0) is None and not any(triples):
         scores["GS"] = 0.0  # no triples at all: the paper prints GS 0.0 (DocRED Galactica, Table 3)
-    warnings = _warnings(opts, wanted, preds, coverage, unparsable)
+    warnings = _warnings(opts, wanted, preds, coverage, unparsable) + _disagreement_warnings(disagreements, coverage)
     if any(s in JUDGED for s in wanted) and opts["judge"] == "openai" and not agreement:
         warnings.append(f"FS/GS by {fields['judge']}: no judge-check of this judge on {dataset} yet, so nothing says "
                         "how far its verdicts agree with the paper's judge (run `triplebench judge-check`)")
@@ -330,7 +388,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     return GenresResult(
         NAME, make_signature(NAME, location, **fields), scores,
         counts={"texts": len(texts), "triples": int(tri.sum()), "dropped_triples": preds.dropped,
-                "unparsable_replies": unparsable},
+                "unparsable_replies": sum(unparsable.values())},
         coverage=coverage,
         warnings=warnings,
         details={"statistics": {"tri": float(tri.mean()) if len(tri) else None,
@@ -342,7 +400,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
 
 
 def _warnings(opts: dict[str, Any], wanted: list[str], preds: Predictions, coverage: dict[str, Coverage],
-              unparsable: int) -> list[str]:
+              unparsable: dict[str, int]) -> list[str]:
     out = []
     if opts["scores"] is None:
         out.append("TS is not computed by default (it needs the set's LDA topic model, `make models`): "
@@ -354,13 +412,31 @@ def _warnings(opts: dict[str, Any], wanted: list[str], preds: Predictions, cover
         out.append(f"{coverage['texts'].missing:,} texts outside the gold were left out (allow_partial)")
     for name in JUDGED:
         c = coverage.get(f"judged_triples_{name}")
-        if c is not None and c.missing:
+        if c is None or not c.missing:
+            continue
+        if name in unparsable:
+            wanted_reply = "true or false" if name == "FS" else "sub-triples or N/A"
+            read = "not supported" if name == "FS" else "no split (GS 1)"
+            out.append(f"{c.missing:,} of {c.total:,} triples got a {name} judge reply that is not {wanted_reply} and "
+                       f"were left out of {name} (the reference would read them as {read}); a text with none "
+                       f"answered is left out of the average (max_unparsable {opts['max_unparsable']:g})")
+        else:
             out.append(f"{c.missing:,} of {c.total:,} triples have no {name} verdict and were left out "
                        "(allow_partial); a text with none judged is left out of the average")
-    if unparsable:
-        out.append(f"{unparsable:,} judge replies were neither true nor false (counted as not supported, "
-                   "the reference's reading)")
     return out
+
+
+def _disagreement_warnings(disagreements: dict[str, int], coverage: dict[str, Coverage]) -> list[str]:
+    """What the archived judge chose where upstream runs judged a triple differently (see :class:`.judges.ArchivedJudge`)."""
+    shown = [f"{name} {count:,} of {coverage[f'judged_triples_{name}'].total:,}"
+             for name, count in disagreements.items() if count]
+    if not shown:
+        return []
+    return [f"triples judged differently by different upstream runs ({'; '.join(shown)}): the paper's judge sampled "
+            "its replies (temperature 0.3) in every run that extracted a triple, and the archived judge answers with "
+            "the first run's (by model, seed), so an upstream run's published output scored this way can differ from "
+            "its paper row; --archived-run SET/MODEL/SEED scores a run with its own verdicts, as the paper did, and "
+            "--archived-model/--archived-seed choose the run whose verdicts a file gets"]
 
 
 def _units(ids: list[str], per_text: dict[str, list[float]]):
