@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import ast
 import shlex
-from functools import cache
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
