@@ -26,19 +26,20 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-MIRROR = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream"))
+from common import MIRROR, ROOT, TRIPLEBENCH, load_average, run
+
 SYSTEMS = ("clausie", "minie", "stanford", "openie6", "roi_t", "roi_n", "naive_oie", "m2oie_en")
 
 FRESH = r"""
 import json, sys, time
 t0 = time.perf_counter()
 from triplebench.benchmarks.benchie.index import load_index
+from triplebench.location import DataLocation
 t1 = time.perf_counter()
-index = load_index(sys.argv[1], sys.argv[2])
+index = load_index(sys.argv[1], sys.argv[2], DataLocation.default())
 t2 = time.perf_counter()
 from triplebench.benchmarks.benchie import score
-from triplebench.kernels import benchie as k
+from triplebench.benchmarks.benchie import kernels
 t3 = time.perf_counter()
 r = score([("1", "He", "served as", "Prime Minister")], language=sys.argv[1], facet=sys.argv[2])
 t4 = time.perf_counter()
@@ -62,36 +63,23 @@ benchie.print_scores()
 """
 
 
-def process_seconds(argv: list[str], cwd: Path, env: dict | None = None, repeat: int = 3) -> float:
-    """Median wall time of ``repeat`` runs of one process (exits on failure)."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
-        times.append(time.perf_counter() - t)
-        if done.returncode != 0:
-            sys.exit(f"{argv[:3]} failed: {done.stderr[-2000:]}")
-    return statistics.median(times)
-
-
 def process_rows(files: list[Path]) -> None:
     """One system (empty / warm per-user cache) and 8 systems in one process, beside the reference
     (rounds interleaved, so that a slower minute of the machine hits both)."""
-    exe = [str(ROOT / ".venv/bin/triplebench"), "score", "benchie", "--language", "en"]
+    exe = [str(TRIPLEBENCH), "score", "benchie", "--language", "en"]
     reference = os.environ.get("TRIPLEBENCH_BENCHIE_REFERENCE")
     python = os.environ.get("TRIPLEBENCH_REFERENCE_PYTHON", sys.executable)
     times: dict[str, list[float]] = {"cold": [], "warm": [], "many": [], "ref_one": [], "ref_many": []}
-    process_seconds([*exe, str(files[1])], ROOT)  # the index cache of the default location exists
+    run([*exe, str(files[1])])  # the index cache of the default location exists
     with tempfile.TemporaryDirectory() as empty:
         for n in range(3):
             env = dict(os.environ, TRIPLEBENCH_CACHE=str(Path(empty) / str(n)))  # a new empty cache each round
-            times["cold"].append(process_seconds([*exe, str(files[1])], ROOT, env, repeat=1))
-            times["warm"].append(process_seconds([*exe, str(files[1])], ROOT, repeat=1))
-            times["many"].append(process_seconds([*exe, *map(str, files)], ROOT, repeat=1))
+            times["cold"].append(run([*exe, str(files[1])], env)[0])
+            times["warm"].append(run([*exe, str(files[1])])[0])
+            times["many"].append(run([*exe, *map(str, files)])[0])
             if reference:
-                times["ref_one"].append(process_seconds([python, "-c", REFERENCE, str(files[1])], Path(reference), repeat=1))
-                times["ref_many"].append(process_seconds([python, "-c", REFERENCE, *map(str, files)], Path(reference),
-                                                         repeat=1))
+                times["ref_one"].append(run([python, "-c", REFERENCE, str(files[1])], cwd=Path(reference))[0])
+                times["ref_many"].append(run([python, "-c", REFERENCE, *map(str, files)], cwd=Path(reference))[0])
     t = {k: statistics.median(v) if v else None for k, v in times.items()}
 
     def vs(ours: float, ref: float | None) -> str:
@@ -116,9 +104,9 @@ def fresh(lang: str, facet: str, cache: str | None) -> dict:
 
 
 def main() -> None:
-    sys.path.insert(0, str(ROOT / "src"))
     from triplebench.benchmarks.benchie import score
 
+    print(load_average())
     with tempfile.TemporaryDirectory() as tmp:
         cold = fresh("en", "default", tmp)
         warm = [fresh("en", "default", tmp) for _ in range(3)]

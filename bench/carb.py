@@ -7,10 +7,11 @@ Run from the project root after the datasets are built::
 Rows (issue 13's table; medians):
 
 1. CaRB, the four published test systems scored in-process from parsed records (lists of dicts),
-   and from one Arrow table of predictions (the columnar input for training loops), with the
-   after a first call (which loads the compiled kernels);
+   and from one Arrow table of predictions (the columnar input for training loops), after a
+   first call (which loads the compiled kernels), through ``triplebench.benchmarks.carb.score``;
 2. CaRB, the same four read from their files and scored, in-process;
-3. the gold loaded and encoded in-process (cold: empty per-process caches, warm JSON cache on disk);
+3. the gold loaded and encoded in-process (``EncodedGold`` after ``triplebench.location.forget()``:
+   an empty per-process memo, the per-user caches on disk warm);
 4. a fresh `triplebench score carb` process (warm caches), and the very first call with empty
    caches (a temporary NUMBA_CACHE_DIR and TRIPLEBENCH_CACHE), without and after the warm-up;
 5. 1,000 bootstrap resamples of one system;
@@ -43,7 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ROOT, TRIPLEBENCH, carb_output, load_average, run, timed
+
 SYSTEMS = [
     ("OpenIE-4", "openie4", "system_outputs/test/openie4_output.txt"),
     ("OpenIE-5", "openie5", "system_outputs/test/openie5_output.txt"),
@@ -101,25 +103,6 @@ def ratio(reference: dict[str, float] | None, key: str, ours: float) -> str:
     return f"  | reference {reference[key] * 1e3:.0f} ms, ratio {reference[key] / ours:.1f}"
 
 
-def timed(fn, repeat: int) -> float:
-    """Median wall time of ``repeat`` calls."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def run(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> float:
-    """Wall time of one process (exits on failure)."""
-    t = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, check=False)
-    if done.returncode != 0:
-        sys.exit(f"{argv[0]} failed: {done.stderr[-2000:]}")
-    return time.perf_counter() - t
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
@@ -129,30 +112,31 @@ def main() -> None:
 
     import pyarrow as pa
 
+    from triplebench import location as location_module
     from triplebench.benchmarks import carb, robust
-    from triplebench.benchmarks.carb import gold as gold_module
     from triplebench.benchmarks.carb.formats import read_predictions
-    from triplebench.sources import load_pins
+    from triplebench.benchmarks.carb.gold import built_gold
+    from triplebench.location import DataLocation
+    from triplebench.scoring.significance import bootstrap_ci
 
-    mirror = ROOT.parent / "shared" / "upstream"
-    pins = {p.path: p for p in load_pins("carb").files}
-    paths = {name: mirror / pins[path].mirror_path for name, _, path in SYSTEMS}
+    location = DataLocation.default()
+    paths = {name: carb_output(path) for name, _, path in SYSTEMS}
     records = {}
     for name, fmt, _ in SYSTEMS:
         rows, _ = read_predictions(paths[name], fmt)
         records[name] = [{k: r[k] for k in ("sentence", "confidence", "predicate", "arguments")} for r in rows]
     tables = {name: pa.Table.from_pylist(rows) for name, rows in records.items()}
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (figures scale with it)")
+    print(load_average())
     reference = os.environ.get("TRIPLEBENCH_CARB_REFERENCE")
-    gold = mirror / pins["data/gold/test.tsv"].mirror_path
+    gold = carb_output("data/gold/test.tsv")
     files = [paths[name] for name, _, _ in SYSTEMS]
 
     for rows in records.values():  # the first call loads the compiled kernels
         carb.score(rows)
 
     def cold_gold():
-        gold_module._built_gold_at.cache_clear()
-        carb.CarbScorer("test")
+        location_module.forget()
+        carb.EncodedGold("test", "binary_linient_tuple_match", False, location)
 
     workloads = {
         "parsed": lambda: [carb.score(rows) for rows in records.values()],
@@ -168,6 +152,7 @@ def main() -> None:
                 theirs[key].append(seconds)
         for key, fn in workloads.items():
             ours[key].append(timed(fn, args.repeat))
+        carb.score(records["OpenIE-4"])  # the encoded gold the cold loads forgot, memoised again
     t = {k: statistics.median(v) for k, v in ours.items()}
     ref = {k: statistics.median(v) for k, v in theirs.items()} if reference else None
     print(f"1. four systems from parsed records: {t['parsed'] * 1e3:.0f} ms; from Arrow tables: "
@@ -179,7 +164,7 @@ def main() -> None:
         print_phases("2", workloads["read"], args.repeat)
 
     if not args.no_cli:
-        exe = str(ROOT / ".venv/bin/triplebench")
+        exe = str(TRIPLEBENCH)
         cli = [exe, "score", "carb", str(paths["OpenIE-4"]), "--format", "openie4"]
         run(cli)
         ref_cli = None
@@ -188,17 +173,17 @@ def main() -> None:
             ref_cli = [python, "carb.py", f"--gold={gold}", "--out=/dev/null", f"--openiefour={paths['OpenIE-4']}"]
         ours, theirs = [], []
         for _ in range(5):  # interleaved, so that a slower minute of the machine hits both
-            ours.append(run(cli))
+            ours.append(run(cli)[0])
             if ref_cli:
-                theirs.append(run(ref_cli, cwd=Path(reference)))
+                theirs.append(run(ref_cli, cwd=Path(reference))[0])
         warm = statistics.median(ours)
         with tempfile.TemporaryDirectory() as cold, tempfile.TemporaryDirectory() as user_cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cold, TRIPLEBENCH_CACHE=user_cache)
-            first = run(cli, env)
+            first = run(cli, env)[0]
         with tempfile.TemporaryDirectory() as cold, tempfile.TemporaryDirectory() as user_cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cold, TRIPLEBENCH_CACHE=user_cache)
             run([exe, "warmup"], env)  # what make / triplebench download do at install time
-            after_warmup = run(cli, env)
+            after_warmup = run(cli, env)[0]
         print(f"4. `triplebench score carb` OpenIE-4: warm {warm:.2f} s; first call with empty caches {first:.2f} s "
               f"(no warm-up), {after_warmup:.2f} s after `triplebench warmup`")
         if theirs:
@@ -207,12 +192,10 @@ def main() -> None:
                   f"{t_ref / after_warmup:.1f}, first call without {t_ref / first:.2f})")
 
     result = carb.score(records["OpenIE-4"])
-    from triplebench.scoring.significance import bootstrap_ci
-
     t = timed(lambda: bootstrap_ci(result.units, resamples=1000, seed=0), 3)
     print(f"5. 1,000 bootstrap resamples (OpenIE-4): {t:.3f} s")
 
-    data = gold_module.built_gold("test")
+    data = built_gold("test", location)
     by_sentence: dict[str, list] = {}
     for s, p, a in zip(data.extractions.sentence, data.extractions.predicate, data.extractions.arguments):
         by_sentence.setdefault(s, []).append([p, *a])
@@ -251,7 +234,7 @@ PHASES = (
     ("triplebench.benchmarks.carb.kernels", "sentence_pieces", "kernel: greedy matching per sentence"),
     ("triplebench.benchmarks.carb.kernels", "accumulate", "kernel: accumulation"),
     ("triplebench.benchmarks.carb.scorer", "_input_counts", "input counts (duplicates, empty, ...)"),
-    ("triplebench.benchmarks.carb.scorer", "CarbScorer.score", "total"),
+    ("triplebench.benchmarks.carb.scorer", "EncodedGold.score", "total"),
 )
 
 

@@ -56,13 +56,15 @@ def validation() -> None:
     from triplebench.benchmarks.combo.baselines import hierarchy_memberships, linkage, load_triples, random_embeddings
     from triplebench.benchmarks.combo.formats import TASKS
     from triplebench.benchmarks.combo.kernels import warm_up
+    from triplebench.location import DataLocation
 
     warm_up()
+    location = DataLocation.default()
     start = time.perf_counter()
-    gold = load_gold("validation")
+    gold = load_gold("validation", location)
     print(f"load gold (parquet -> encoded, once per process): {1000 * (time.perf_counter() - start):.1f} ms")
     rng = np.random.default_rng(0)
-    triples = load_triples("validation")
+    triples = load_triples("validation", location)
     emb = random_embeddings(triples, 0)
     trees = {role: hierarchy_memberships(linkage(emb[role]), len(triples.tri_ids)) for role in ("h", "t")}
     sets = {
@@ -84,8 +86,9 @@ def validation() -> None:
 def reference_style_jaccard() -> None:
     """The reference algorithm's shape (dense matrix of set Jaccards), for comparison only."""
     from triplebench.benchmarks.combo import load_gold
+    from triplebench.location import DataLocation
 
-    gold = load_gold("validation")["npc_e_subj"]
+    gold = load_gold("validation", DataLocation.default())["npc_e_subj"]
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 300, size=gold.n_mentions)
     g_sets: dict[int, set] = {}

@@ -1,69 +1,23 @@
 """The fuzz outcome table of issue 14, re-measured: every baseline x every mutation family.
 
-    .venv/bin/python bench/fuzz_table.py            (after `make`; ~1 min on 2 cores)
+    .venv/bin/python bench/fuzz_table.py [PYTEST ARGS ...]      (after `make`; minutes on 2 cores)
 
-Columns: tried, clear error, vague error, traceback, silent (a number from a
-`refuse` family), changed by encoding only (a `same` family scoring differently),
-hang, accepted (a number where the family allows one).
+Runs the full fuzz suite (``TRIPLEBENCH_FUZZ=full python -m pytest -q tests/fuzz``, what ``make
+fuzz`` runs), whose summary is the table: one row per entry point x mutation family, a column per
+verdict (ok, refused, vague, traceback, silent, changed, rejected, hang, memory; the classes and
+the cases are ``tests/fuzz/corpus.py``'s), then every case that is neither ok nor refused.
+Exits with pytest's status (non-zero when some case failed).
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
-import tempfile
-from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "fuzz")]
-
-from corpus import BASELINES, argv_for, cases, family, run  # noqa: E402
-
-COLUMNS = ("tried", "clear", "vague", "traceback", "silent", "changed", "hang", "accepted")
-
-
-def main() -> int:
-    table: dict[str, Counter] = {}
-    problems = []
-    baselines: dict[str, str] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        for case in cases(full=True):
-            bench = BASELINES[case.baseline].benchmark
-            row = table.setdefault(bench, Counter())
-            argv = argv_for(case, folder)
-            outcome = run(argv, tuple(a for a in argv if "/" in a))
-            kind = outcome.kind
-            if kind == "ok":
-                expect = family(case.family).expect
-                if expect == "refuse":
-                    kind = "silent"
-                elif expect == "same":
-                    if case.baseline not in baselines:
-                        baselines[case.baseline] = run(argv_for(case, folder, mutated=False), ()).stdout
-                    output = outcome.stdout
-                    for a, b in zip(argv, argv_for(case, folder, mutated=False)):
-                        if a != b:
-                            output = output.replace(Path(a).name, Path(b).name)
-                    kind = "accepted" if output == baselines[case.baseline] else "changed"
-                else:
-                    kind = "accepted"
-            row["tried"] += 1
-            row[kind] += 1
-            if kind in ("vague", "traceback", "silent", "changed", "hang"):
-                problems.append(f"{case.id}: {kind} {outcome.detail or outcome.stderr[:200]}")
-    print("| benchmark | " + " | ".join(COLUMNS) + " |")
-    print("| --- |" + " ---: |" * len(COLUMNS))
-    for bench, row in table.items():
-        print(f"| {bench} | " + " | ".join(str(row[c]) for c in COLUMNS) + " |")
-    total = Counter()
-    for row in table.values():
-        total.update(row)
-    print("| all | " + " | ".join(str(total[c]) for c in COLUMNS) + " |")
-    for line in problems:
-        print(line)
-    return 1 if problems else 0
-
+from common import ROOT
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    env = {**os.environ, "TRIPLEBENCH_FUZZ": "full", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    sys.exit(subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "fuzz"),
+                             *sys.argv[1:]], cwd=ROOT, env=env).returncode)

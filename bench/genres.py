@@ -71,6 +71,9 @@ class TorchMiniLM:
 def child(which: str, path: str) -> int:
     """Score ``path`` (NYT10m) with the default scores; ``which``: ours | torch."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    # bench/ is first on sys.path (this script's folder): its kernels.py would shadow the `kernels`
+    # package transformers probes for on import
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
     from triplebench.benchmarks.genres import score
 
     options = {"embedder": TorchMiniLM()} if which == "torch" else {}
@@ -145,8 +148,9 @@ def bench_one_run(repeats: int, torch: bool) -> None:
 def bench_embed(sample: int, repeats: int, torch: bool) -> None:
     from triplebench.benchmarks.genres.embedders import MiniLMEmbedder
     from triplebench.benchmarks.genres.report import paper_runs
+    from triplebench.location import DataLocation
 
-    runs = paper_runs()
+    runs = paper_runs(DataLocation.default())
     strings = sorted({str(x) for (s, _), run in runs.items() if s == "wiki20m" for triples in run["triples"] for t in triples for x in t})
     chosen = strings[:: max(1, len(strings) // sample)][:sample]
     backends = [("ours", MiniLMEmbedder())] + ([("torch", TorchMiniLM())] if torch else [])
@@ -172,9 +176,11 @@ def bench_us_cs(repeats: int = 20) -> None:
     from triplebench.benchmarks.genres.embedders import CachedEmbedder, MiniLMEmbedder
     from triplebench.benchmarks.genres.report import embedding_path, gold_triples, paper_runs
     from triplebench.benchmarks.genres.scorer import triple_vectors
+    from triplebench.location import DataLocation
 
-    run = paper_runs()[("nyt10m", "gpt-4")]
-    gold = gold_triples("nyt10m")
+    location = DataLocation.default()
+    run = paper_runs(location)[("nyt10m", "gpt-4")]
+    gold = gold_triples("nyt10m", location)
     refs = [gold[t] for t in run["texts"]]
     strings = sorted({str(x) for ts in (run["triples"], refs) for triples in ts for t in triples for x in t})
 

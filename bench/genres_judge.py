@@ -44,13 +44,14 @@ def _run(predictions, server: FakeJudge, cache: Path, scores: str, **options) ->
 def main() -> int:
     from triplebench.benchmarks.genres import OPTIONS
     from triplebench.benchmarks.genres.judges import load_prompts
+    from triplebench.location import DataLocation
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per reply")
     parser.add_argument("--triples", type=int, default=2569)
     args = parser.parse_args()
     default = next(o.default for o in OPTIONS if o.name == "judge_concurrency")
-    prompts = load_prompts()
+    prompts = load_prompts(DataLocation.default())
     with tempfile.TemporaryDirectory() as tmp, FakeJudge(prompts, delay=args.delay) as server:
         gold = {f"text {i}": [["x", "r", "y"]] for i in range(args.triples)}
         synthetic = [{"text": f"text {i}", "triples": [["a", "r", str(i)]]} for i in range(args.triples)]

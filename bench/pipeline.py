@@ -5,8 +5,7 @@ the checkout is untouched. CPU time is user + system of dvc and every command it
 (on a loaded machine wall time grows, CPU time much less). Usage::
 
     .venv/bin/python bench/pipeline.py            # the dataset stages (fetch -> build -> validate); target < 60 s
-    .venv/bin/python bench/pipeline.py default    # what `make` runs (datasets + cheap reports)
-    .venv/bin/python bench/pipeline.py all        # every stage, model-heavy ones included
+    .venv/bin/python bench/pipeline.py all        # every stage (what `make` runs), model-heavy reports included
 
 Prints each stage's wall time and the total.
 """
@@ -30,12 +29,9 @@ BIN = Path(sys.executable).parent
 def targets(which: str) -> list[str]:
     if which == "datasets":
         return ["validate"]  # every validate@<benchmark> and what it depends on
-    if which == "default":
-        made = subprocess.run(["make", "-s", "print-default-stages"], cwd=ROOT, capture_output=True, text=True, check=True)
-        return made.stdout.split()
     if which == "all":
         return []
-    sys.exit(f"unknown stage set {which!r}: datasets (default), default, all")
+    sys.exit(f"unknown stage set {which!r}: datasets (default), all")
 
 
 def main() -> None:

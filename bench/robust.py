@@ -31,10 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from carb import ROOT, run, timed
-
-ADELIE = "github.com/THU-KEG/ADELIE/d27ac709b68316cfb170bcf0e91e8df215b90f5c/scripts/tasks/ROBUST"
-RUNS = ("result_llama_rate_0.2_plus_2_(2.json", "result_llamaori.json", "result_rate_0.0.json", "result_tuluv20.json")
+from common import RUNS, TRIPLEBENCH, load_average, robust_outputs, run, timed, unified_gold
 
 # Runs in the upstream checkout's src/ with the upstream interpreter: median seconds of main() per file.
 REFERENCE_IN_PROCESS = r"""
@@ -53,23 +50,6 @@ print(json.dumps({"in_process": statistics.median(times)}))
 """
 
 
-def unified_gold(target: Path) -> Path:
-    """The pinned LLM4IE gold as the upstream scorer's unified JSON."""
-    from triplebench.benchmarks.robust.formats import read_llm4ie
-
-    upstream = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream"))
-    base = upstream / "github.com/jkx19/LLM4IE/ccadeefc1c4a074f9f68f68fd918c667efcbf219/dataset"
-    cliques = read_llm4ie(base / "robust_sent.json", base / "carb.json")
-
-    def args(sentence: dict) -> list[list[str]]:
-        return [[e["predicate"], *e["arguments"]] for e in sentence["extractions"]]
-
-    target.write_text(json.dumps([{"ori_sent": c["original"]["sentence"], "ori_args": args(c["original"]),
-                                   "paraphrases": [{"sent": p["sentence"], "args": args(p)} for p in c["paraphrases"]]}
-                                  for c in cliques]))
-    return target
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -77,9 +57,9 @@ def main() -> None:
     from triplebench.benchmarks import robust
     from triplebench.benchmarks.robust.formats import read_unified
 
-    upstream = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream"))
-    files = [upstream / ADELIE / name for name in RUNS]
-    cli = [str(ROOT / ".venv" / "bin" / "triplebench"), "score", "robust"]
+    files = robust_outputs()
+    cli = [str(TRIPLEBENCH), "score", "robust"]
+    print(load_average())
     run([*cli, str(files[0])])  # warm the per-user cache (what make / download leave)
     ours_cli = timed(lambda: run([*cli, str(files[-1])]), args.repeat)
     for _ in range(4):  # steady state: the first call loads the compiled kernels
@@ -101,7 +81,7 @@ def main() -> None:
             env = {**os.environ, "PYTHONPATH": "utils/CaRB", "PYTHONWARNINGS": "ignore"}
 
             def upstream_cli(path: Path) -> float:
-                return run([python, "robust_scorer.py", "-pred", str(path), "-gold", str(gold), "-s", str(out)], env, src)
+                return run([python, "robust_scorer.py", "-pred", str(path), "-gold", str(gold), "-s", str(out)], env, src)[0]
 
             ref["cli"] = timed(lambda: upstream_cli(files[-1]), args.repeat)
             ref["four"] = sum(upstream_cli(f) for f in files)
