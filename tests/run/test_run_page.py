@@ -51,3 +51,16 @@ def test_no_page_without_a_run_folder(built, tmp_path, capsys):
                      "--cache", str(tmp_path / "cache.sqlite"), "--quiet"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.sqlite"]
     assert "page:" not in capsys.readouterr().err
+
+
+def test_without_matplotlib_the_run_folder_is_written_without_its_page(built, tmp_path, capsys, monkeypatch):
+    """A pip install without the report extra: the run and its folder work; a note says how to get the page."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else find_spec(name, *a))
+    with _replay_openie5() as server:
+        assert main(["run", f"openai:replay@{server.url}", "--benchmarks", "carb", "--limit", "3", "--out", str(tmp_path / "run"),
+                     "--cache", str(tmp_path / "cache.sqlite"), "--quiet"]) == 0
+    assert (tmp_path / "run" / "manifest.json").is_file() and not (tmp_path / "run" / "report.html").exists()
+    assert "pip install 'triplebench[report]'" in capsys.readouterr().err

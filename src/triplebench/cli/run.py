@@ -24,6 +24,8 @@ def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Run; return the exit status."""
+    import importlib.util
+    import sys
     from functools import partial
 
     from ..harness.command import main
@@ -36,4 +38,9 @@ def run(args: argparse.Namespace) -> int:
         from ..harness.lm_eval import command as lm_eval_command
 
         return lm_eval_command(args, location)
-    return main(args, lambda names: find_tasks(names, shots=args.shots, location=location), page=partial(write_run_page, bootstrap=args.bootstrap))
+    page = partial(write_run_page, bootstrap=args.bootstrap)
+    if args.out and importlib.util.find_spec("matplotlib") is None:  # the page's figures; the run folder does not need it
+        print("triplebench: note: the run folder gets no report.html (its figures need matplotlib): "
+              "pip install 'triplebench[report]'", file=sys.stderr)
+        page = None
+    return main(args, lambda names: find_tasks(names, shots=args.shots, location=location), page=page)

@@ -39,7 +39,7 @@ MANIFEST_VERSION = 1
 
 
 def run_signature(signature: str, model: str, prompt: str) -> str:
-    """Return a scorer's signature with the model and the prompt named (before ``release``/``data``).
+    """Return a scorer's signature with the model and the prompt named (before ``data``).
 
     Parameters
     ----------
@@ -62,7 +62,7 @@ def run_signature(signature: str, model: str, prompt: str) -> str:
     """
     added = [f"model:{model.replace('|', '/')}", f"prompt:{prompt.replace('|', '/')}"]
     parts = signature.split("|")
-    at = next((i for i, p in enumerate(parts) if p.startswith(("release:", "data:"))), len(parts))
+    at = next((i for i, p in enumerate(parts) if p.startswith("data:")), len(parts))
     return "|".join(parts[:at] + added + parts[at:])
 
 
