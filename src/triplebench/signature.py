@@ -7,6 +7,15 @@ A signature is one line naming everything that determines a number::
 Two numbers are comparable only when their signatures are equal but for the
 fields of :data:`PROVENANCE` (how each system's own file was read: two systems come in
 different formats); when they are not, :func:`diff` says which fields differ.
+
+**What a signature records: the data's identity, never the route.** The benchmark, the
+selectors and options that decide the number, ``data:`` the version of the gold read (its
+card's, wherever it was found: this checkout, ``--data``, a downloaded or Hub release) or
+``gold:`` when a gold other than the built one was given, ``partial``/``subset`` opt-ins,
+the format a system's file was read in (:data:`PROVENANCE`) and ``v:`` the package. The same
+data and options give the same signature through the Python API, the CLI, the evaluate
+modules and ``triplebench run`` (which adds the ``model`` and ``prompt`` that produced the
+predictions); how the data was found (a pinned release, a directory) is not recorded.
 """
 
 from __future__ import annotations

@@ -1,21 +1,33 @@
-"""The closing summary of ``make``: one row per published dataset file.
+"""``triplebench summary``: what data this install has.
 
-Reads the validate reports ``reports/datasets/<benchmark>.json`` and prints
-benchmark, config, split, rows, parquet bytes and a sha256 prefix, then the
-optional sources that are missing and why. It remembers the last table it
-printed (``.triplebench/last-summary.json``) and says whether anything changed.
+In a checkout, the closing summary of ``make``: one row per published dataset file. It
+reads the validate reports ``reports/datasets/<benchmark>.json`` and prints benchmark,
+config, split, rows, parquet bytes and a sha256 prefix, then the optional sources that are
+missing and why. It remembers the last table it printed (``.triplebench/last-summary.json``)
+and says whether anything changed.
+
+Outside a checkout (a pip install), :func:`installed_summary`: the data release the scorers
+read, each benchmark's data version and where it is read from, what is missing and the one
+command that gets it, and the releases downloaded. Nothing is written or downloaded.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from .errors import TripleBenchError
 from .io import atomic_write_text
 from .paths import project_root, reports_dir
 from .registry import BENCHMARKS
 
 STATE = Path(".triplebench") / "last-summary.json"
+
+#: what a data version is, where the summary meets it
+DATA_VERSIONS = ("Each benchmark's data version (its card's; data: in every signature) is its own and changes only when "
+                 "that benchmark's data does; release vV, what package V reads, holds every benchmark's current data, so "
+                 "the data versions differ from each other and from V.")
 
 
 def collect(reports: Path) -> tuple[list[dict], list[dict], list[str]]:
@@ -62,8 +74,55 @@ def render(rows: list[dict], missing: list[dict], absent: list[str], changed: bo
     return "\n".join(out)
 
 
+def installed_summary() -> str:
+    """What a pip install has: the release read, each benchmark's data version and place, what is missing.
+
+    The data directory is ``$TRIPLEBENCH_DATA`` when set, else the per-user release cache of the
+    installed version (``triplebench download``); nothing is downloaded.
+
+    Returns
+    -------
+    str
+        One line per benchmark (data version and folder, or what is missing and the command that gets
+        it), the downloaded releases and what a data version is.
+    """
+    from .location import DataLocation, downloaded_versions, installed_version, release_cache
+
+    version = installed_version()
+    env = os.environ.get("TRIPLEBENCH_DATA")
+    where = DataLocation(Path(env).expanduser(), "TRIPLEBENCH_DATA") if env else DataLocation(release_cache(version))
+    source = f"TRIPLEBENCH_DATA={env}" if env else f"release {version} in the per-user cache ({where.directory})"
+    out = [f"triplebench {version}, installed (no checkout here: `make` and `dvc repro` build the data in one)",
+           f"The scorers read {source}:"]
+    rows, absent = [], []
+    for benchmark in BENCHMARKS:
+        try:
+            rows.append((benchmark, where.data_version(benchmark) or "(no data version on its card)",
+                         str(where.locate(benchmark, "README.md").parent)))
+        except TripleBenchError:
+            absent.append(benchmark)
+    widths = [max((len(row[i]) for row in rows), default=0) for i in (0, 1)]
+    out += [f"  {b.ljust(widths[0])}  data {v.ljust(widths[1])}  {folder}" for b, v, folder in rows]
+    if absent:
+        get = "" if env else " ".join(f"--benchmark {b}" for b in absent) if rows else ""
+        fix = f"point TRIPLEBENCH_DATA at a folder that has {'it' if len(absent) == 1 else 'them'}" if env else \
+            f"get {'it' if len(absent) == 1 else 'them'} with `triplebench download{' ' + get if get else ''}`"
+        out.append(f"  missing: {', '.join(absent)}; {fix}")
+    others = [v for v in downloaded_versions() if v != version]
+    if others:
+        out.append(f"Other downloaded releases: {', '.join(others)} (read one with --data-version V / data_version='V')")
+    out.append(DATA_VERSIONS)
+    return "\n".join(out)
+
+
 def summary(root: Path | None = None) -> str:
-    """The summary of what ``make`` built (``triplebench summary``); remembers it to say what changed."""
+    """What this install has (``triplebench summary``).
+
+    In a checkout (or for an explicit ``root``), the table of what ``make`` built, remembered to say
+    what changed; outside one, :func:`installed_summary`.
+    """
+    if root is None and not (project_root() / "dvc.yaml").is_file():
+        return installed_summary()
     root = root or project_root()
     rows, missing, absent = collect(reports_dir() if root is None else root / "reports")
     state_path = root / STATE

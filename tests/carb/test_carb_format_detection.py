@@ -153,4 +153,5 @@ def test_a_byte_order_mark_changes_no_layouts_format(tmp_path):
 def test_benchies_own_lines_are_not_taken_for_corenlp_output(tmp_path):
     path = tmp_path / "benchie.txt"
     path.write_text("1\tHe\tserved as\tfirst Prime Minister\n")  # sentence id, subject, relation, object
-    assert sniff(path) == ([], "no known layout")
+    formats, why = sniff(path)
+    assert formats == [] and "BenchIE's own layout" in why and "CoreNLP" not in why

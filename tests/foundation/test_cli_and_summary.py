@@ -57,3 +57,36 @@ def test_summary_table_missing_sources_and_change_detection(tmp_path: Path) -> N
     assert summary(tmp_path).endswith("Nothing changed since the last run.")
     _report(tmp_path, "carb", [{"config": "gold", "split": "test", "rows": 640, "bytes": 12345, "sha256": "ef" * 32}], [])
     assert summary(tmp_path).endswith("Changed since the last run.")
+
+
+def test_summary_outside_a_checkout_says_what_a_pip_user_has(built: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    """After `triplebench download` (here: two benchmarks copied into the release cache) the summary names the
+    release read, each benchmark's data version and folder, what is missing and the command that gets it;
+    not `NOT BUILT ... run dvc repro` (issue 36). It writes nothing."""
+    import shutil
+
+    from triplebench import paths
+    from triplebench.location import installed_version, release_cache
+
+    monkeypatch.setenv("TRIPLEBENCH_ROOT", str(tmp_path / "work"))
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRIPLEBENCH_DATA", raising=False)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    version = installed_version()
+    for name in ("carb", "robust"):
+        shutil.copytree(built / name, release_cache(version) / name)
+    shutil.copytree(built / "carb", release_cache("0.9.0") / "carb")
+    paths.project_root.cache_clear()
+    try:
+        assert main(["summary"]) == 0
+    finally:
+        paths.project_root.cache_clear()
+    out = capsys.readouterr().out
+    assert "NOT BUILT" not in out and "dvc repro`" not in out.split("\n", 1)[1]
+    assert f"The scorers read release {version} in the per-user cache" in out
+    carb = next(line for line in out.splitlines() if line.strip().startswith("carb "))
+    assert "data 1.1.0+CaRB@" in carb and carb.endswith(str(release_cache(version) / "carb"))
+    assert "`triplebench download --benchmark benchie --benchmark genres" in out
+    assert "Other downloaded releases: 0.9.0" in out and "data version" in out
+    assert list((tmp_path / "work").iterdir()) == []

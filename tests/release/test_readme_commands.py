@@ -1,47 +1,45 @@
-"""Every shell command of the README runs as written (after `make`), from outside the checkout's root.
+"""Every shell command of the README runs as written (after `make`), from outside the checkout's root, and
+prints the numbers the README prints beside it.
 
 The commands run in a scratch folder whose `raw` is the checkout's (so `mine.html` and other
 outputs land there, not in the checkout). The GenRES judge workflow runs against the fake
-OpenAI-compatible server of tests/genres, its URL put where the README says
-``http://localhost:8000/v1`` (the only substitution; nothing else is changed).
+OpenAI-compatible server of tests/genres and ``triplebench run`` against the scripted model of
+tests/run, each one's URL put where the README says ``http://localhost:8000/v1`` (the only
+substitution; nothing else is changed). The "Quickstart (pip)"
+block is a pip user's: tests/release/test_quickstart.py runs it from a fresh venv.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from readme import QUICKSTART, SET_UP, Line, bash_lines, cdr_judge, not_printed, numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SET_UP = ("make", "make test")
+LINES = bash_lines()
+COMMANDS = [line for line in LINES if line.section != QUICKSTART and line.command not in SET_UP]
 
 
-def readme_commands() -> list[str]:
-    """The lines of the README's ```bash blocks that run a command (set-up lines and `source` left out)."""
-    lines = []
-    for block in re.findall(r"^```bash\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL):
-        for line in block.splitlines():
-            command = line.split("  #")[0].strip()
-            if command and not command.startswith(("#", "source ")) and command not in SET_UP \
-                    and not command.startswith(("make ", "make\t")):
-                lines.append(command)
-    return lines
+def test_the_readme_has_the_set_up_the_quickstart_and_the_scoring_commands():
+    assert [line.command for line in LINES[:2]] == list(SET_UP) and LINES[0].section.startswith("Set up")
+    assert len(COMMANDS) >= 12 and all(line.command.startswith("triplebench ") for line in COMMANDS)
+    quickstart = [line for line in LINES if line.section == QUICKSTART]
+    assert quickstart and quickstart[0].command.startswith("pip install ")
+    assert sum(bool(numbers(line.comment)) for line in COMMANDS) >= 1
+    assert sum(bool(numbers(line.comment)) for line in quickstart) >= 3
 
 
-COMMANDS = readme_commands()
-
-
-def test_the_readme_has_the_two_set_up_commands_and_the_scoring_block():
-    setup = re.search(r"^```bash\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL).group(1)
-    assert [line.split("#")[0].strip() for line in setup.strip().splitlines()] == list(SET_UP)
-    assert len(COMMANDS) >= 12 and all(c.startswith("triplebench ") for c in COMMANDS)
+def test_a_number_is_found_only_as_a_number_of_its_own():
+    assert numbers("AUC 0.272, P/R/F1 0.553/0.437/0.488; GPT-3.5 verdicts, data 1.1.0") == ["0.272", "0.553", "0.437", "0.488"]
+    assert not_printed("AUC 0.272, F1 0.488", "auc  0.272\nf1   0.488\n") == []
+    assert not_printed("P 0.27", "precision 0.272") == ["0.27"]
+    assert not_printed("FS 97.9", "FS 197.9") == ["97.9"]
 
 
 @pytest.fixture(scope="module")
@@ -53,27 +51,26 @@ def scratch(tmp_path_factory, built):
 
 @pytest.fixture(scope="module")
 def judge(built):
-    sys.path.insert(0, str(ROOT / "tests" / "genres"))
-    from fake_judge import FakeJudge
-
-    from triplebench.benchmarks.genres.agreement import reference_verdicts
-    from triplebench.benchmarks.genres.judges import load_prompts
-    from triplebench.location import DataLocation
-
-    reference = reference_verdicts("cdr", DataLocation.default())
-    facts = {(r.text, r.triple): r.supported for r in reference}
-    splits: dict[str, int] = {}
-    for r in reference:
-        splits.setdefault(r.triple, r.splits)
-    with FakeJudge(load_prompts(DataLocation.default()), facts=facts, splits=splits) as server:
+    with cdr_judge() as server:
         yield server
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[:70])
-def test_each_readme_command_runs_as_written(command, scratch, judge, tmp_path):
+@pytest.fixture(scope="module")
+def model():
+    sys.path.insert(0, str(ROOT / "tests" / "run"))
+    from run_servers import ModelServer
+
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.mark.parametrize("line", COMMANDS, ids=lambda line: line.command[:70])
+def test_each_readme_command_runs_as_written(line: Line, scratch, judge, model, tmp_path):
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "HF_HUB_OFFLINE": "1",
            "TRIPLEBENCH_CACHE": str(scratch / "cache"), "HF_HOME": str(tmp_path / "hf")}
-    argv = shlex.split(command.replace("http://localhost:8000/v1", judge.url))
+    server = model if line.command.startswith("triplebench run ") else judge
+    argv = shlex.split(line.command.replace("http://localhost:8000/v1", server.url))
     done = subprocess.run(argv, cwd=scratch, env=env, capture_output=True, text=True, timeout=900, check=False)
-    assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-    assert done.stdout.strip(), command
+    assert done.returncode == 0, f"{line.command}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    assert done.stdout.strip(), line.command
+    assert not not_printed(line.comment, done.stdout), f"{line.command}\n# {line.comment}\n{done.stdout[-3000:]}"

@@ -196,7 +196,7 @@ def test_cli_release_to_bare_repo_then_clone_and_load_dataset_equals_the_build(b
 
 
 def test_hub_dry_run_prints_the_exact_operations_and_changes_nothing(built: Path, tmp_path: Path) -> None:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf")}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"), "HF_TOKEN": "hf_dry_run_needs_a_token"}
     done = subprocess.run([str(BIN / "triplebench"), "release", "1.0.0", "--to", "hf://example-org", "--dry-run"],
                           cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

@@ -3,13 +3,18 @@
 Scoring:  triplebench score <benchmark> FILE [FILE...] [options]
           triplebench compare <benchmark> A B [options]
 Models:   triplebench run MODEL --benchmarks carb,benchie,... [--out DIR]
-Data:     triplebench download | release | warmup
+Data:     triplebench download | summary | release | warmup
 Pipeline: triplebench fetch | build | validate | summary | report  (what `dvc repro` runs)
 
 Exit status: 0 success, 2 bad input or options (one line on stderr saying what and where).
 Warnings (a cache rebuilt, a key sent in clear text) are one line each on stderr. SIGTERM and
 SIGHUP end a command the way an error does (exit 128 + the signal): what it was writing is
 removed (temporary files, scratch trees), as after Ctrl-C.
+
+Ctrl-C (exit 130) prints one line: what the command kept for a rerun, else that no partial
+output was left. Code that keeps something through an interruption (the GenRES judge's reply
+cache, so a rerun resumes) says so with a note on the ``KeyboardInterrupt`` before re-raising it
+(``exc.add_note("312 judge replies are in the judge cache ...: rerun to resume")``, PEP 678).
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fetch": ("fetch and verify the pinned upstream files of each benchmark into raw/", "pipeline"),
     "build": ("build the parquet files and card configs of each benchmark from raw/", "pipeline"),
     "validate": ("check the built parquet against the schemas; write reports/datasets/", "pipeline"),
-    "summary": ("print the table of built datasets and missing sources", "pipeline"),
+    "summary": ("what data this install has: the built datasets (a checkout) or the releases downloaded", "pipeline"),
     "report": ("run a benchmark's report stage, or set your systems beside its published ones", "pipeline"),
 }
 
@@ -148,8 +153,9 @@ def _run(args: argparse.Namespace) -> int:
     except TripleBenchError as exc:
         print(f"triplebench: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("triplebench: interrupted; nothing was written", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        kept = getattr(exc, "__notes__", None)  # what was kept for a rerun (see the module docstring)
+        print(f"triplebench: interrupted; {'; '.join(kept) if kept else 'no partial output was left'}", file=sys.stderr)
         return 130
 
 

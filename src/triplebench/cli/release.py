@@ -8,7 +8,8 @@ Run inside the checkout after `make`. VERSION must be the installed package's
 version (the data-version rule: package V reads release vV, and the Spaces pin
 triplebench==V). The version rule is checked against the target's previous release
 (gold rows changed: major; config added: minor; cards only: patch). TACRED text (LDC)
-stays out unless --include-restricted.
+stays out unless --include-restricted. What the release needs (git and a git identity, a
+readable target, a Hub token) is checked before anything is written; --dry-run checks it too.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) ->
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("version", metavar="VERSION", help="MAJOR.MINOR.PATCH; tagged vVERSION")
     parser.add_argument("--to", default=None, metavar="hf://ORG | GIT_URL | PATH", help=f"where to publish (default hf://{hub_org()})")
-    parser.add_argument("--dry-run", action="store_true", help="check everything and print the operations; change nothing")
+    parser.add_argument("--dry-run", action="store_true", help="check all a release needs, print the operations (shell-quoted); change nothing")
     parser.add_argument("--include-restricted", action="store_true", help="keep TACRED (LDC) text; only for targets whose users hold the licence")
     parser.add_argument("--out", metavar="DIR", default=None, help="also keep the assembled release tree in DIR (must not exist)")
 
@@ -47,10 +48,11 @@ def run(args: argparse.Namespace) -> int:
             f"evaluate modules of exactly one package version (its Spaces pin triplebench=={args.version}, and "
             f"package {args.version} reads release v{args.version}): set the version in src/triplebench/_version.py, "
             "add its CHANGELOG section, reinstall, then release")
+    if args.out and Path(args.out).exists():
+        raise TripleBenchError(f"{args.out}: exists; --out needs a new directory")
+    publish.preflight(target)  # git, identity, target, token: before anything is written, in a dry run too
     with scratch_directory("tree") as scratch:
         out = Path(args.out) if args.out else scratch / "tree"
-        if out.exists():
-            raise TripleBenchError(f"{out}: exists; --out needs a new directory")
         built = tree.assemble(root, out, args.version, include_restricted=args.include_restricted)
         for benchmark, configs in built.left_out.items():
             for name in configs:

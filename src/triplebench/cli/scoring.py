@@ -25,7 +25,48 @@ if TYPE_CHECKING:
 
 def _common_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", metavar="PATH", help="score against this gold file instead of the built dataset")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON (fractions)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON (fractions): Result.to_dict(), every detail included (a PR curve: "
+                             "one point per confidence threshold; `jq .scores` picks the scores)")
+
+
+def dumps(value: Any, level: int = 0) -> str:
+    """JSON of ``value``: an object or a list holding objects or lists indented one space per level, any
+    other list on one line (a PR curve is a few lines, not one line per number).
+
+    Parameters
+    ----------
+    value : object
+        A JSON-safe value (``Result.to_dict()``).
+    level : int
+        The indentation level of ``value``.
+
+    Returns
+    -------
+    str
+        The text; ``json.loads`` of it equals ``value``.
+
+    Examples
+    --------
+    >>> print(dumps({"scores": {"f1": 0.5}, "curve": {"recall": [0.0, 0.25]}}))
+    {
+     "scores": {
+      "f1": 0.5
+     },
+     "curve": {
+      "recall": [0.0, 0.25]
+     }
+    }
+    """
+    inner = " " * (level + 1)
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(str(key), ensure_ascii=False)}: {dumps(item, level + 1)}" for key, item in value.items()]
+    elif isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        items = [inner + dumps(item, level + 1) for item in value]
+    else:
+        return json.dumps(value, ensure_ascii=False)
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    return opening + "\n" + ",\n".join(items) + "\n" + " " * level + closing
 
 
 def configure_score(parser: argparse.ArgumentParser, benchmark: Benchmark) -> None:
@@ -130,7 +171,7 @@ def run_score(benchmark: Benchmark, args: argparse.Namespace) -> int:
     named = _score_all(benchmark, args, _expand(args.predictions), options)
     if args.json:
         dicts = [{"system": name, **result.to_dict()} for name, result in named]
-        print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))
+        print(dumps(dicts[0] if len(dicts) == 1 else dicts))
     elif len(named) == 1:
         print(named[0][1].format())
     else:
@@ -164,7 +205,7 @@ def run_compare(benchmark: Benchmark, args: argparse.Namespace) -> int:
                                       seed=checked.get("seed", 0), level=checked.get("level", 0.95))))
     if args.json:
         dicts = [{"a": a_path, "b": path, **c.to_dict()} for path, c in outputs]
-        print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=1, ensure_ascii=False))
+        print(dumps(dicts[0] if len(dicts) == 1 else dicts))
     else:
         print("\n\n".join(c.format(a_path, path) for path, c in outputs))
     return 0

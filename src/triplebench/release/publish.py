@@ -12,13 +12,20 @@ GIT_URL or PATH
     One git repository holding the whole tree; a new commit on ``main``, an
     annotated tag ``v<VERSION>``, then ``git push``. A PATH that does not exist
     becomes a new bare repository.
+
+Before anything is written (and in a dry run alike) :func:`preflight` checks what the
+release needs: for git, the ``git`` program, a committer identity and a target that can be
+read (or, for a new PATH, created); for the Hub, a token. Echoed commands are shell-quoted.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
@@ -29,12 +36,82 @@ from . import versioning
 
 Print = Callable[[str], None]
 
+#: seconds a git target has to answer the preflight's ``git ls-remote``
+LS_REMOTE_TIMEOUT = 120
+
 
 def _git(*args: str, cwd: Path | None = None) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise TripleBenchError(f"git {' '.join(args)}: {done.stderr.strip() or done.stdout.strip()}")
+        why = " ".join((done.stderr or done.stdout).split())  # one line, as every error
+        raise TripleBenchError(f"{shlex.join(['git', *args])}: {why}")
     return done.stdout
+
+
+def _local_path(target: str) -> Path | None:
+    """The folder a git target names, or None for a URL (``https://...``, ``host:path``)."""
+    if "://" in target or ":" in target.split("/", 1)[0]:
+        return None
+    return Path(target).expanduser()
+
+
+def _git_problems(target: str) -> list[str]:
+    """What would stop a release to the git ``target`` (see :func:`preflight`)."""
+    if shutil.which("git") is None:
+        return ["the git program is not on PATH (a git target needs it)"]
+    problems = []
+    for what in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):  # what `git commit` and `git tag -a` will ask
+        done = subprocess.run(["git", "var", what], cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            problems.append("git has no identity to commit with: set it with `git config --global user.name NAME` and "
+                            "`git config --global user.email EMAIL` (or GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL and "
+                            "GIT_COMMITTER_NAME/GIT_COMMITTER_EMAIL)")
+            break
+    local = _local_path(target)
+    if local is not None and not local.exists():
+        parent = local.absolute().parent
+        if not parent.is_dir():
+            problems.append(f"{parent}: does not exist, so the new bare repository {local} cannot be made")
+        elif not os.access(parent, os.W_OK | os.X_OK):
+            problems.append(f"{parent}: not writable, so the new bare repository {local} cannot be made")
+        return problems
+    try:
+        done = subprocess.run(["git", "ls-remote", "--heads", target], capture_output=True, text=True, check=False,
+                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"}, timeout=LS_REMOTE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return [*problems, f"{target}: no answer to `git ls-remote` in {LS_REMOTE_TIMEOUT} s"]
+    if done.returncode != 0:
+        why = " ".join((done.stderr or done.stdout).split()) or f"git ls-remote exit {done.returncode}"
+        problems.append(f"{target}: cannot read it as a git repository ({why})")
+    return problems
+
+
+def _hub_problems() -> list[str]:
+    """What would stop a release to the Hub (see :func:`preflight`)."""
+    from huggingface_hub import get_token
+
+    if get_token() is None:
+        return ["no Hugging Face token: log in with `hf auth login` (or set HF_TOKEN) with write access to the organisation"]
+    return []
+
+
+def preflight(target: str) -> None:
+    """Check everything a release to ``target`` needs before anything is written (a dry run checks the same).
+
+    Parameters
+    ----------
+    target : str
+        ``hf://ORG``, a git URL or a path (as ``triplebench release --to`` takes it).
+
+    Raises
+    ------
+    TripleBenchError
+        Naming every problem found and how to fix it: no ``git`` program, no git identity to commit
+        with, a git target that cannot be read (or a new PATH whose folder cannot take it), no Hub token.
+    """
+    problems = _hub_problems() if target.startswith("hf://") else _git_problems(target)
+    if problems:
+        raise TripleBenchError(f"release to {target}: nothing was written: " + "; ".join(problems))
 
 
 def latest_tag(tags: list[str]) -> str | None:
@@ -62,15 +139,23 @@ def to_git(tree: Path, target: str, version: str, *, dry_run: bool, echo: Print)
     -------
     list[str]
         The changes since the previous release (see :mod:`.versioning`).
+
+    Raises
+    ------
+    TripleBenchError
+        What :func:`preflight` finds (before anything is written), the version rule, a tag that exists,
+        or a git command that fails (named with its message).
     """
-    local = Path(target).expanduser()
-    if "://" not in target and ":" not in target.split("/", 1)[0] and not local.exists():
-        echo(f"git init --bare {local}")
+    preflight(target)
+    local = _local_path(target)
+    new = local is not None and not local.exists()
+    if new:
+        echo(shlex.join(["git", "init", "--bare", str(local)]))
         if not dry_run:
             _git("init", "--quiet", "--bare", "--initial-branch=main", str(local))
     with scratch_directory("release") as scratch:
         work = scratch / "repo"
-        if dry_run and not local.exists() and "://" not in target:
+        if dry_run and new:
             _git("init", "--quiet", "--initial-branch=main", str(work))
         else:
             _git("clone", "--quiet", target, str(work))
@@ -91,7 +176,7 @@ def to_git(tree: Path, target: str, version: str, *, dry_run: bool, echo: Print)
             ("push", "--quiet", "origin", "refs/heads/main:refs/heads/main", f"refs/tags/v{version}"),
         ]
         for step in steps:
-            echo("git " + " ".join(step))
+            echo(shlex.join(["git", *step]))
             if not dry_run:
                 _git(*step, cwd=work)
     return changes
@@ -149,6 +234,7 @@ def to_hub(tree: Path, org: str, version: str, *, dry_run: bool, echo: Print) ->
     """
     from huggingface_hub import HfApi
 
+    preflight(f"hf://{org}")
     api = HfApi()
     try:
         previous, before = _hub_previous(api, tree, org)

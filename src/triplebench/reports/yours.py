@@ -20,7 +20,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
+from ..errors import InputError, TripleBenchError
 from ..io import atomic_write_text, output_file
 
 if TYPE_CHECKING:
@@ -155,9 +155,16 @@ def section_beside(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]],
     InputError
         Another benchmark, no system added, a missing required option, a name already taken,
         or predictions that do not fit the gold.
+    TripleBenchError
+        matplotlib, which draws the figures, is not installed (the ``report`` extra).
     """
+    import importlib.util
+
     from .significance import published
 
+    if importlib.util.find_spec("matplotlib") is None:  # before anything is scored
+        raise TripleBenchError("the report page draws its figures with matplotlib, which is not installed: "
+                               "pip install 'triplebench[report]'")
     found = benchmarks()
     if benchmark not in found:
         raise InputError.option("benchmark", benchmark, _refusal(found))

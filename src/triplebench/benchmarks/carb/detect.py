@@ -29,7 +29,9 @@ byte-order mark is not part of the first cell, as for every reader):
 CoreNLP OpenIE's other output formats have no sentence to score against (``-format default``:
 ``confidence, subject, relation, object``; ``-format ollie``: ``confidence: (subject; relation;
 object)``) or no reference reader (``-format qa_srl``: ``s.r.o`` head indices first); they are
-named as such and refused, with the run that writes a readable file.
+named as such and refused, with the run that writes a readable file. BenchIE's own lines
+(``sent_id, subject, relation, object``) are named too, with the command that scores them, and
+an empty file is called empty.
 
 The layout rules look at the first line (a line further down that does not fit is the
 reader's to name, with its number). The props and tabbed rules are shapes, not markers:
@@ -39,6 +41,7 @@ reader's to name, with its number). The props and tabbed rules are shapes, not m
 from __future__ import annotations
 
 import re
+import shlex
 from os import PathLike
 from pathlib import Path
 from typing import NamedTuple
@@ -54,6 +57,8 @@ _OPENIE5 = re.compile(r"\);\s*\w*Argument\(|List\(null\)")
 _CORENLP_OLLIE = re.compile(r"^-?\d+(\.\d+)?: \(.*; .*; .*\)$")
 _CORENLP_QA_SRL = re.compile(r"^\d+\.\d+\.\d+$")
 _RERUN = "rerun CoreNLP's OpenIE with -format reverb and pass --format stanford"
+#: what an empty file (or one of blank lines) is told, as the readers tell it
+EMPTY = "empty file: expected at least one non-blank line"
 
 
 def _number(cell: str) -> bool:
@@ -75,15 +80,19 @@ class Evidence(NamedTuple):
         The evidence, for messages.
     decisive : bool
         A marker of the format (a header, tags, a column syntax) rather than a shape that other
-        layouts may share (props, tabbed).
-    unreadable : bool
-        The lines are a layout no reader here reads (CoreNLP's default, ollie or qa_srl output).
+        layouts may share (props, tabbed, BenchIE's lines).
+    refusal : str or None
+        The lines are a layout no reader here reads (CoreNLP's default, ollie or qa_srl output,
+        BenchIE's own lines): what to do instead.
+    empty : bool
+        The file has no non-blank line.
     """
 
     formats: list[str]
     why: str
     decisive: bool = True
-    unreadable: bool = False
+    refusal: str | None = None
+    empty: bool = False
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -141,6 +150,8 @@ def evidence(path: str | PathLike[str]) -> Evidence:
         return Evidence(["jsonl"], "a JSON lines file")
     rows = _rows(path)
     if not rows:
+        if path.stat().st_size <= HEAD_BYTES:
+            return Evidence([], EMPTY, empty=True)
         return Evidence([], "no non-blank line in its first 256 KB")
     first = rows[0]
     if [c.strip().lower() for c in first[:4]] == ["confidence", "arg1", "rel", "arg2"]:
@@ -151,7 +162,7 @@ def evidence(path: str | PathLike[str]) -> Evidence:
         return _openie_version(path, rows)
     other = _corenlp_other(first)
     if other:
-        return Evidence([], other, unreadable=True)
+        return Evidence([], other, refusal=_RERUN)
     if len(first) == 1 and len(rows) > 1 and len(rows[1]) == 5 and rows[1][1].startswith('"'):
         return Evidence(["clausie"], "a sentence line, then id/\"arg1\"/\"rel\"/\"arg2\"/confidence lines (ClausIE)")
     if _token_layout(first):
@@ -163,6 +174,10 @@ def evidence(path: str | PathLike[str]) -> Evidence:
         return Evidence(["props"], "confidence, sentence, relation, then role/argument pairs (PropS)", decisive=False)
     if len(first) >= 3 and not _number(first[0]) and _number(first[1]):
         return Evidence(["tabbed"], "sentence, confidence, predicate, arguments (tabbed)", decisive=False)
+    if all(len(r) == 4 and r[0].strip().isdigit() for r in rows[:50]):
+        return Evidence([], "its lines are BenchIE's own layout (sentence id, subject, relation, object), not this "
+                        "benchmark's", decisive=False,
+                        refusal=f"score it with `triplebench score benchie {shlex.quote(str(path))} --language en` (or de, zh)")
     return Evidence([], "no known layout")
 
 
@@ -203,14 +218,17 @@ def detect(path: str | PathLike[str]) -> str:
     Raises
     ------
     InputError
-        Naming the candidates (or every format) and asking for ``--format``; or naming a
-        layout no reader reads (CoreNLP's non-reverb output) and the run that writes one.
+        Naming the candidates (or every format) and asking for ``--format``; naming a layout
+        no reader reads (CoreNLP's non-reverb output, BenchIE's own lines) and what to do
+        instead; or saying the file is empty.
     """
     from .formats import FORMATS
 
     found = evidence(path)
-    if found.unreadable:
-        raise InputError(path, None, f"{found.why}: {_RERUN}", field="fmt")
+    if found.empty:
+        raise InputError(path, None, found.why)
+    if found.refusal:
+        raise InputError(path, None, f"{found.why}: {found.refusal}", field="fmt")
     if len(found.formats) == 1:
         return found.formats[0]
     candidates = " or ".join(found.formats) if found.formats else " | ".join(FORMATS)
@@ -222,7 +240,7 @@ def check(path: str | PathLike[str], fmt: str) -> None:
     """Refuse reading ``path`` as ``fmt`` when its lines say it is another format.
 
     Only evidence refuses: a marker of another format, a layout no reader reads, or a shape of
-    another format (props, tabbed) when the first line does not fit ``fmt`` either.
+    another format or layout (props, tabbed, BenchIE's lines) when the first line does not fit ``fmt`` either.
 
     Raises
     ------
@@ -231,8 +249,8 @@ def check(path: str | PathLike[str], fmt: str) -> None:
         OpenIE6's allennlp lines named ``tabbed``...), or CoreNLP output without a sentence.
     """
     found = evidence(path)
-    if found.unreadable:
-        raise InputError(path, None, f"read as {fmt}, but {found.why}: {_RERUN}", field="fmt")
+    if found.refusal and (found.decisive or not _fits(fmt, Path(path))):
+        raise InputError(path, None, f"read as {fmt}, but {found.why}: {found.refusal}", field="fmt")
     if not found.formats or fmt in found.formats:
         return
     if fmt == "openie5" and found.formats == ["openie4"]:

@@ -160,7 +160,33 @@ class Combo(Benchmark):
                 continue
             if all(isinstance(v, list) and len(v) == 1 for v in mapping.values()):  # one id per mention: flat
                 preds[task] = {k: v[0] for k, v in mapping.items()}
-        return self.score(preds, gold=golds, **options)
+        built = self._built_split(golds, by_id=mentions is not None, options=options)
+        if built is None:
+            return self.score(preds, gold=golds, **options)
+        split, renamed = built  # the references are a built split: scored as that split, as the API and the CLI do
+        preds = {task: {renamed[task][m]: v for m, v in mapping.items()} for task, mapping in preds.items()}
+        return self.score(preds, **{**options, "split": split})
+
+    def _built_split(self, golds: dict[str, GoldTask], *, by_id: bool,
+                     options: dict[str, Any]) -> tuple[str, dict[str, dict[str, str]]] | None:
+        """The built split whose gold ``golds`` is, and each given mention's id there; None for another gold.
+
+        The references are that split's gold when, for every subtask given, they hold its mentions with their
+        gold clusters: by mention id (``mentions=`` given), else in the split's row order. A split the data
+        location does not hold is not compared (the gold is then ``custom``).
+        """
+        from ...location import DataLocation
+
+        opts = self.read_options(options)
+        location = DataLocation.from_options(opts)
+        for split in [options["split"]] if options.get("split") else list(SPLITS):
+            if not location.has(NAME, "clusters", split):
+                continue
+            built = load_gold(split, location)
+            renamed = {task: _same_clusters(gold, built[task], by_id) for task, gold in golds.items() if task in built}
+            if len(renamed) == len(golds) and all(r is not None for r in renamed.values()):
+                return split, renamed
+        return None
 
     def dataset(self) -> DatasetBuilder:
         """The ``triples`` and ``clusters`` configs (:mod:`.build`)."""
@@ -210,6 +236,24 @@ class Combo(Benchmark):
         from .cli import EXTRAS
 
         return EXTRAS
+
+
+def _clusters_of(gold: GoldTask) -> list[frozenset[str]]:
+    """Each mention's set of gold cluster ids, in gold order."""
+    names, off, data = gold.cluster_names, gold.g_off, gold.g_data
+    return [frozenset(names[k] for k in data[off[i]:off[i + 1]]) for i in range(gold.n_mentions)]
+
+
+def _same_clusters(given: GoldTask, built: GoldTask, by_id: bool) -> dict[str, str] | None:
+    """Given mention id -> built mention id when ``given`` is ``built``'s gold (see ``Combo._built_split``), else None."""
+    if given.n_mentions != built.n_mentions:
+        return None
+    mine, theirs = _clusters_of(given), _clusters_of(built)
+    if by_id:
+        where = built.index
+        same = all(m in where and theirs[where[m]] == c for m, c in zip(given.mentions, mine))
+        return {m: m for m in given.mentions} if same else None
+    return dict(zip(given.mentions, built.mentions)) if mine == theirs else None
 
 
 #: the benchmark (:func:`triplebench.registry.load`)
@@ -331,8 +375,10 @@ def from_evaluate(predictions: Any, references: Any = None, *, gold: Any = None,
     Returns
     -------
     ComboResult
-        As :func:`score`, against the gold the references make (``gold:custom`` in
-        the signature); ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
+        As :func:`score`. References that are a built split's gold (every mention of each subtask given,
+        by ``mentions`` or in the split's row order) are scored as that split, with the signature
+        :func:`score` gives it; any other references are the gold (``gold:custom`` in the signature).
+        ``compute`` returns its :meth:`~triplebench.scoring.result.Result.to_dict`.
 
     Raises
     ------

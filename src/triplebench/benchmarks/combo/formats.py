@@ -37,6 +37,7 @@ Predictions (``combo/prediction`` JSONL)
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterable
 from os import PathLike
 from pathlib import Path
@@ -187,15 +188,70 @@ def predictions_from_rows(rows: Iterable[tuple[int, Any]], source: str | PathLik
     return out
 
 
+def _triple_lists(value: Any) -> bool:
+    """Whether ``value`` is a list of lists (GenRES: a text's ``[head, relation, tail]`` triples)."""
+    return isinstance(value, list) and all(isinstance(t, list) for t in value)
+
+
+def other_document(text: str, path: Path) -> str | None:
+    """What a file that is one JSON document rather than ComBO prediction lines is, and what to do; None otherwise.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    path : Path
+        The file (named in the command the message suggests).
+
+    Returns
+    -------
+    str or None
+        A GenRES prediction file (``{text: [[head, relation, tail], ...]}``: score it with ``score
+        genres``), ComBO's upstream triples file, or another JSON document; None when ``text`` is
+        not one JSON document.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> other_document('{"A text .": [["A", "is", "text"]]}', Path("run.json"))  # doctest: +ELLIPSIS
+    'a GenRES prediction file ({text: [[head, relation, tail], ...]}), not ComBO clusterings: score it with ...'
+    >>> other_document('{"task": "rpc", "mention": "1r", "cluster": "c1"}', Path("one-line.jsonl")) is None
+    True
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(data, dict) and data and all(_triple_lists(v) for v in data.values()):
+        return ("a GenRES prediction file ({text: [[head, relation, tail], ...]}), not ComBO clusterings: score it with "
+                f"`triplebench score genres {shlex.quote(str(path))} --set SET`")
+    if isinstance(data, list) and data and isinstance(data[0], dict) and {"tri_id", "h", "r", "t"} <= set(data[0]):
+        return ("ComBO's upstream triples file (the source of the gold, built into the clusters config), not "
+                "predictions: expected JSON lines {task, mention, cluster|clusters}")
+    if isinstance(data, (dict, list)) and len(text.strip().splitlines()) > 1:
+        return (f"one JSON {'object' if isinstance(data, dict) else 'array'} spread over the file's lines, not JSON "
+                "lines: expected one object {task, mention, cluster|clusters} per line")
+    return None
+
+
 def read_predictions_jsonl(path: str | PathLike[str]) -> dict[str, dict[str, Any]]:
     """Predicted clusterings from JSONL: ``{task: {mention: cluster | [clusters]}}``.
 
     Every line is validated against ``schemas/combo/prediction.schema.json``; a
     mention given twice for the same task is an error (give ``clusters`` for an
-    overlapping assignment instead). Blank lines are skipped.
+    overlapping assignment instead). Blank lines are skipped. A file whose first line
+    does not fit and that is one JSON document is named (:func:`other_document`).
     """
     path = Path(path)
-    out = predictions_from_rows(iter_jsonl(read_text(path, expected=None), path), path)
+    text = read_text(path, expected=None)
+    try:
+        out = predictions_from_rows(iter_jsonl(text, path), path)
+    except InputError as exc:
+        first = next((n for n, line in enumerate(text.splitlines(), start=1) if line.strip()), None)
+        named = other_document(text, path) if exc.line == first else None
+        if named is None:
+            raise
+        raise InputError(path, None, named) from None
     if not out:
         raise InputError(path, None, "no predictions: expected JSONL lines {task, mention, cluster|clusters}")
     return out
