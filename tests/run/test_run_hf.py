@@ -63,12 +63,15 @@ def test_greedy_replies_with_logprobs_counts_and_a_stable_key(tiny, tmp_path):
     adapter = make(plain, decoding=Decoding(max_tokens=6, logprobs=True), batch_size=3)
     assert adapter.identity()["revision"].startswith("files:") and adapter.identity()["chat_template"] is False
     task = ToyTask("toy/a", texts(5))
-    got = run(adapter, [task], cache=tmp_path / "c.sqlite", out=tmp_path / "run", quiet=True)["toy/a"]
-    assert got.replies["items"] == 5
+    # random weights write no tuple within 6 tokens: nothing to score, the replies counted and cached all the same
+    with pytest.raises(InputError, match=r"toy/a: not one of the 5 replies holds an extraction \(5 truncated\)"):
+        run(adapter, [task], cache=tmp_path / "c.sqlite", out=tmp_path / "run", quiet=True)
     from triplebench.harness.cache import ReplyCache
+    from triplebench.harness.exchange import request_key
 
     cache = ReplyCache(tmp_path / "c.sqlite")
-    replies = list(cache.get_many(__import__("json").loads(line)["key"] for line in open(tmp_path / "run" / "replies.jsonl")).values())
+    keys = [request_key(adapter.identity(), adapter.render(task.prompt, item.text, item.fields)) for item in task.inputs()]
+    replies = list(cache.get_many(keys).values())
     cache.close()
     assert len(replies) == 5
     for reply in replies:
@@ -92,14 +95,16 @@ def again_replies(adapter, task):
 def test_a_cached_rerun_never_loads_the_weights(tiny, tmp_path, monkeypatch):
     plain, _ = tiny
     task = ToyTask("toy/a", texts(3))
-    run(make(plain, decoding=Decoding(max_tokens=4)), [task], cache=tmp_path / "c.sqlite", quiet=True)
+    with pytest.raises(InputError, match="nothing to score"):  # random weights: no tuple, but every reply cached
+        run(make(plain, decoding=Decoding(max_tokens=4)), [task], cache=tmp_path / "c.sqlite", quiet=True)
     import transformers
 
     def refuse(*args, **kwargs):
         raise AssertionError("the weights were loaded")
 
     monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", refuse)
-    run(make(plain, decoding=Decoding(max_tokens=4)), [task], cache=tmp_path / "c.sqlite", quiet=True)
+    with pytest.raises(InputError, match="nothing to score"):  # the same answer from the cache alone
+        run(make(plain, decoding=Decoding(max_tokens=4)), [task], cache=tmp_path / "c.sqlite", quiet=True)
 
 
 def test_the_chat_template_renders_what_is_sent(tiny):

@@ -160,24 +160,16 @@ def test_replay_server_scores_exactly_the_replayed_extractions():
     assert got.replies == {"items": 4, "ok": 2, "empty": 1, "truncated": 0, "unparsable": 1}
 
 
-class RefusesEmpty(ToyTask):
-    """A task whose scorer refuses an input without predictions, as the benchmarks' scorers do."""
-
-    def score(self, records):
-        if not any(r["extractions"] for r in records):
-            raise InputError(None, None, "no predictions: the input is empty")
-        return super().score(records)
-
-
-def test_replies_without_a_single_extraction_are_refused_with_the_counts(tmp_path):
-    """A model (or prompt) that never yields an extraction: the scorer's refusal says why there are none."""
+def test_replies_without_a_single_extraction_are_refused_not_scored_zero(tmp_path):
+    """A model (or prompt) that never yields an extraction gets no score, whatever its scorer would say of an
+    empty input (ROBUST's would give 0, Text2KGBench's ontology conformance 1): an error that counts the replies."""
     ts = texts(3)
     with ModelServer(replay({ts[0]: "None", ts[1]: "I cannot help with that.", ts[2]: "[]"})) as server:
-        with pytest.raises(InputError, match=r"toy/a: not one of the 3 replies holds an extraction \(2 empty, 1 unparsable\), "
-                           r"and the scorer refuses that \(no predictions: the input is empty\)"):
-            run(adapter(server), [RefusesEmpty("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)
+        with pytest.raises(InputError, match=r"toy/a: not one of the 3 replies holds an extraction \(2 empty, 1 unparsable\); "
+                           r"nothing to score"):
+            run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)
         with ModelServer() as other:  # the replies were cached: a rerun with a working model is not blocked by them
-            assert run(adapter(other), [RefusesEmpty("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)["toy/a"]["f1"] == 1.0
+            assert run(adapter(other), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)["toy/a"]["f1"] == 1.0
 
 
 def test_the_signature_names_model_and_prompt():

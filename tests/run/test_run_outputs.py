@@ -49,9 +49,10 @@ def test_a_rerun_replaces_an_earlier_run_folder_but_no_other_folder(tmp_path):
     task = ToyTask("toy/a", texts(2))
     run(lambda t: [f"({'; '.join(x.split()[:3])})" for x in t], [task], out=out, quiet=True)
     (out / "stale.txt").write_text("x")
-    run(lambda t: ["None"] * len(t), [task], out=out, quiet=True)
+    run(lambda t: ["(a; b; c)"] + ["None"] * (len(t) - 1), [task], out=out, quiet=True)
     assert not (out / "stale.txt").exists()
-    assert json.loads((out / "manifest.json").read_text())["tasks"][0]["replies"]["empty"] == 2
+    replies = json.loads((out / "manifest.json").read_text())["tasks"][0]["replies"]
+    assert (replies["ok"], replies["empty"]) == (1, 1)
     other = tmp_path / "mine"
     other.mkdir()
     (other / "notes.txt").write_text("keep me")
@@ -66,7 +67,7 @@ def test_a_failing_scorer_leaves_no_folder(tmp_path):
             raise InputError(None, None, "the scorer refused")
 
     with pytest.raises(InputError, match="the scorer refused"):
-        run(lambda t: t, [Broken("toy/a", texts(2))], out=tmp_path / "run", quiet=True)
+        run(lambda t: [f"({'; '.join(x.split()[:3])})" for x in t], [Broken("toy/a", texts(2))], out=tmp_path / "run", quiet=True)
     assert list(tmp_path.iterdir()) == []
 
 

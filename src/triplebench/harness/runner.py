@@ -121,20 +121,18 @@ def _arity_bucket(n: int) -> str:
 
 def _score(task: Task, items: list[Item], parsed: list[Parsed], model: str) -> tuple[list, TaskResult]:
     outcomes = Counter(p.outcome for p in parsed)
+    if not any(p.extractions for p in parsed):
+        # nothing to score: a prompt, parser or model problem. Some scorers would give 0 (ROBUST, GenRES's
+        # US/CS) or even 1 (Text2KGBench's ontology conformance of no triples): a number about nothing
+        counts = ", ".join(f"{outcomes[o]:,} {o}" for o in ("empty", "unparsable", "truncated", "ok") if outcomes[o])
+        raise InputError(None, None, f"{task.name}: not one of the {len(parsed):,} replies holds an extraction ({counts}); "
+                         "nothing to score. Every reply is cached (a rerun asks nothing again): look at a few, then "
+                         "change the prompt, the decoding (--max-tokens, --stop) or the model", field="replies")
     source, missing, total = _confidence_source(parsed)
     filled = [replace(p, extractions=tuple(e if e.confidence is not None else replace(e, confidence=CONSTANT_CONFIDENCE)
                                            for e in p.extractions)) for p in parsed]
     records = task.predictions(items, filled)
-    try:
-        result = task.score(records)
-    except InputError as exc:
-        if any(p.extractions for p in parsed):
-            raise
-        # the scorer refuses an input without predictions: say why there are none (a prompt, parser or model problem)
-        counts = ", ".join(f"{outcomes[o]:,} {o}" for o in ("empty", "unparsable", "truncated", "ok") if outcomes[o])
-        raise InputError(None, None, f"{task.name}: not one of the {len(parsed):,} replies holds an extraction ({counts}), "
-                         f"and the scorer refuses that ({exc.detail}). Every reply is cached (a rerun asks nothing again): look at a few, then "
-                         "change the prompt, the decoding (--max-tokens, --stop) or the model", field="replies") from exc
+    result = task.score(records)
     replies = {"items": len(parsed), **{o: outcomes.get(o, 0) for o in ("ok", "empty", "truncated", "unparsable")}}
     readable = replies["ok"] + replies["empty"]
     if readable < len(parsed):
@@ -194,7 +192,7 @@ def run(model: Adapter | str | Callable, tasks: Sequence[Task], *, out: str | Pa
     ------
     InputError
         Bad tasks, options, items, an ``out`` folder that is not a run folder, or a task none of whose
-        replies holds an extraction when its scorer refuses an empty input (the error counts the replies).
+        replies holds an extraction (nothing to score: never a score of 0, the error counts the replies).
     TripleBenchError
         The model failed (what was answered stays cached), the cache is not a reply cache, or a
         batch output lacks replies.
