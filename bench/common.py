@@ -9,6 +9,14 @@
   stdout and CPU time), :func:`load_average`;
 * trees: :func:`export_tree` (``src/`` and ``schemas/`` of a git revision, to run it with
   ``PYTHONPATH=<tree>/src`` from this checkout).
+
+The upstream scorers' interpreter (``$TRIPLEBENCH_REFERENCE_PYTHON``): CaRB's ``carb.py`` (and
+ROBUST's copy of it) needs docopt, scikit-learn, nltk with its stopwords corpus (``$NLTK_DATA``)
+and an importable ``ipdb``; it imports ``binarize`` from ``sklearn.preprocessing.data``, a module
+scikit-learn removed in 0.24. With a current scikit-learn, a ``sitecustomize.py`` on that
+interpreter's path (outside this project) that sets ``sys.modules["sklearn.preprocessing.data"]``
+to ``sklearn.preprocessing`` lets it run unchanged; Python 2 does not (its ``Matcher`` calls
+unbound methods).
 """
 
 from __future__ import annotations
