@@ -96,8 +96,8 @@ def _hf_cache() -> Path | None:
 
     The folder is found by the cache's documented layout (``<HF_HUB_CACHE>/models--<org>--<name>/
     snapshots/<commit>/``, :data:`REVISION` being a commit) with only ``huggingface_hub.constants``
-    imported: ``try_to_load_from_cache`` imports the Hub client (httpx, tqdm, yaml: 0.15 s of every
-    GenRES score call) to answer the same question."""
+    imported: ``try_to_load_from_cache`` imports the whole Hub client (httpx, tqdm, yaml) to answer
+    the same question, at every GenRES score (``bench/kernels.py``, row G)."""
     from huggingface_hub import constants
 
     snapshot = Path(constants.HF_HUB_CACHE) / f"models--{REPO.replace('/', '--')}" / "snapshots" / REVISION
