@@ -78,3 +78,20 @@ def cdr_judge() -> Iterator[object]:
         splits.setdefault(r.triple, r.splits)
     with FakeJudge(load_prompts(DataLocation.default()), facts=facts, splits=splits) as server:
         yield server
+
+
+def every_task_reply(prompt: str) -> str:
+    """A scripted model's reply that every task reads: an OpenIE tuple of the prompt's first three words,
+    and the same words as a ``relation(subject,object)`` call (Text2KGBench's published format)."""
+    first, second, third = (re.sub(r"\W", "_", word) for word in (prompt.split() + ["x", "y", "z"])[:3])
+    return f"({first}; {second}; {third})\n{second}({first},{third})"
+
+
+@contextmanager
+def scripted_model() -> Iterator[object]:
+    """The scripted OpenAI-compatible model of tests/run answering :func:`every_task_reply`, on 127.0.0.1."""
+    sys.path.insert(0, str(ROOT / "tests" / "run"))
+    from run_servers import ModelServer
+
+    with ModelServer(every_task_reply) as server:
+        yield server

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from readme import QUICKSTART, bash_lines, cdr_judge, not_printed
+from readme import QUICKSTART, bash_lines, cdr_judge, not_printed, scripted_model
 
 from conftest import UPSTREAM
 from triplebench.location import installed_version
@@ -76,12 +76,9 @@ def test_the_quickstart_names_its_install_and_its_data():
 
 
 def test_each_quickstart_line_runs_as_written_from_a_fresh_venv(machine: dict, capsys) -> None:
-    sys.path.insert(0, str(ROOT / "tests" / "run"))
-    from run_servers import ModelServer
-
     assert shutil.which("curl"), "the quickstart fetches the published outputs with curl"
     timings = []
-    with cdr_judge() as judge, ModelServer() as model:
+    with cdr_judge() as judge, scripted_model() as model:
         for line in LINES:
             command = as_run(line.command, machine, judge.url, model.url)
             started = time.perf_counter()

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from readme import QUICKSTART, SET_UP, Line, bash_lines, cdr_judge, not_printed, numbers
+from readme import QUICKSTART, SET_UP, Line, bash_lines, cdr_judge, not_printed, numbers, scripted_model
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -57,10 +57,7 @@ def judge(built):
 
 @pytest.fixture(scope="module")
 def model():
-    sys.path.insert(0, str(ROOT / "tests" / "run"))
-    from run_servers import ModelServer
-
-    with ModelServer() as server:
+    with scripted_model() as server:
         yield server
 
 
