@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 import zipfile
 
 import numpy as np
@@ -86,7 +87,10 @@ def _other_gold(arrays, header):
 def test_corrupt_cache_is_rebuilt_never_trusted(zh_cache, corrupt):
     path, first = zh_cache
     corrupt(path)
-    assert _same(idx.load_index("zh", "default", DataLocation.default()), first), "a corrupt cache was trusted"
+    with warnings.catch_warnings(record=True) as caught:  # a body of the wrong shape is said to be rebuilt
+        warnings.simplefilter("always")
+        assert _same(idx.load_index("zh", "default", DataLocation.default()), first), "a corrupt cache was trusted"
+    assert all("discarded and rebuilt" in str(w.message) for w in caught), [str(w.message) for w in caught]
     forget()
     assert _same(idx.load_index("zh", "default", DataLocation.default()), first)  # and the cache file was healed
 

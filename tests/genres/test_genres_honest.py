@@ -99,7 +99,13 @@ def test_default_scores_need_no_topic_model(built, tmp_path, monkeypatch):
     assert list(result.scores) == ["US", "FS", "GS", "CS"]
     assert not any(math.isnan(v) for v in result.scores.values())
     assert any("TS is not computed by default" in w for w in result.warnings)
-    with pytest.raises(InputError, match="make models"):
+    from triplebench.benchmarks.genres import topics
+
+    def no_corpora(*args, **kwargs):
+        raise FileNotFoundError("datasets/genres/data/corpora/train-00000-of-00001.parquet")
+
+    monkeypatch.setattr(topics, "provenance", no_corpora)  # a data folder without the corpora config
+    with pytest.raises(InputError, match=r"--topic-model FILE, or the built or downloaded genres `corpora` config"):
         score(_output("cdr_rand_200_gpt-4_1.json"), dataset="cdr", scores="TS,FS")
 
 

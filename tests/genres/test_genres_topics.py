@@ -48,7 +48,7 @@ def test_ts_through_the_scorer(built, model):
 def test_missing_model_is_a_clear_error(tmp_path):
     from triplebench.errors import TripleBenchError
 
-    with pytest.raises(TripleBenchError, match="make models"):
+    with pytest.raises(TripleBenchError, match="--topic-model FILE"):
         topics.TopicModel.load(tmp_path / "nope.npz")
 
 
@@ -84,3 +84,26 @@ def test_a_trained_model_carries_its_provenance_and_the_report_retrains_a_stale_
     trained.clear()
     report.ensure_topic_models(7, 21, location)  # other settings
     assert trained == list(SETS)
+
+
+def test_ts_trains_the_sets_model_once_into_the_user_cache_as_the_report_does(built, tmp_path, monkeypatch, capsys):
+    """Outside a checkout (no models/genres/lda), TS trains the set's model from the corpora config once, keeps it in
+    the per-user cache and gives the TS the report gives (its model: the same corpus, seed and iterations)."""
+    import json
+    from pathlib import Path
+
+    from conftest import upstream_file
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(topics, "model_path", lambda set_name: tmp_path / "no-checkout" / f"{set_name}.npz")
+    run = upstream_file("pat-jj/GenRES", "processed_results/cdr_rand_200_gpt-4_1.json")
+    first = score(str(run), dataset="cdr", scores="TS")
+    assert "training the cdr LDA topic model" in capsys.readouterr().err
+    trained = list((tmp_path / "cache" / "genres" / "lda").glob("cdr-*.npz"))
+    assert len(trained) == 1
+    again = score(str(run), dataset="cdr", scores="TS")
+    assert "training" not in capsys.readouterr().err and again.scores == first.scores
+    assert score(str(run), dataset="cdr", scores="TS", topic_model=str(trained[0])).scores == first.scores
+    report = json.loads((Path(__file__).resolve().parents[2] / "reports" / "stages" / "genres" / "report.json").read_text())
+    ours = next(row["ours"] for row in report["rows"] if (row["set"], row["model"]) == ("cdr", "gpt-4"))
+    assert first.scores["TS"] * 100 == pytest.approx(ours["TS"], abs=1e-9)

@@ -208,7 +208,8 @@ def verified_arrays(name: str, sources: Sequence[Path], identity: Mapping[str, A
     key = json.dumps({"version": version, "sources": digests, "identity": dict(identity)}, sort_keys=True)
     path = cache_dir() / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:20]}.npz"
     try:
-        with np.load(path, allow_pickle=False) as data:
+        # the file is opened here so that it is closed when np.load fails on a damaged zip (it leaves its own open)
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
             header = json.loads(str(data["__header__"]))
             arrays = {n: data[n] for n in header.get("arrays", {})}
         if header.get("key") == key and header["arrays"] == _describe(arrays):

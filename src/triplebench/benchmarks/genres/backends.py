@@ -120,33 +120,30 @@ def embedder(opts: dict[str, Any], given: Any = None):
                          "pass another --embedding-cache folder", field="embedding_cache") from None
 
 
-def topic_model_path(opts: dict[str, Any], dataset: str) -> Path:
-    """The LDA model file TS will use, checked to exist.
+def topic_model_path(opts: dict[str, Any], dataset: str, location: DataLocation) -> Path:
+    """The LDA model file TS will use: ``--topic-model``, else the set's model trained from the data at
+    ``location`` (:func:`~.topics.model_for`: the checkout's, or the per-user cache's, trained once).
 
     Raises
     ------
     InputError
-        No model: says how to make one (``make models``) or to pass ``--topic-model``.
+        The given file is missing, or there is no ``corpora`` config to train from.
     """
     from ...io import input_file
-    from .topics import model_path
+    from .topics import model_for
 
     if opts["topic_model"]:
         return input_file(opts["topic_model"], "LDA topic model (.npz)")
-    path = model_path(dataset)
-    if not path.is_file():
-        raise InputError.option("scores", "TS", f"scores without TS, or the {dataset} LDA topic model: run `make models` "
-                                "in the checkout (it builds models/genres/lda/) or pass --topic-model FILE")
-    return path
+    return model_for(dataset, location)
 
 
-def topic_model(opts: dict[str, Any], dataset: str, given: Any = None):
+def topic_model(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any = None):
     """The LDA topic model of ``dataset`` (``given``: a loaded :class:`~.topics.TopicModel`)."""
     from .topics import TopicModel
 
     if given is not None:
         return given
-    path = topic_model_path(opts, dataset)
+    path = topic_model_path(opts, dataset, location)
     try:
         return TopicModel.load(path)
     except (OSError, ValueError, KeyError) as exc:

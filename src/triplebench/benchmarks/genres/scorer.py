@@ -327,11 +327,12 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
 
     dataset = opts["dataset"]
     wanted = _wanted(opts, archived=False)
-    if "TS" in wanted and "topic_model" not in given:
-        backends.topic_model_path(opts, dataset)  # a missing model is an error now, not after judging
     gold_name, gold_map = ("dataset", None) if gold is None else _gold_map(gold)
     preds = read_predictions(predictions, dataset, location, strict=opts["strict"])
     keep = _place(preds, dataset, gold_map, opts["allow_partial"], location)
+    if "TS" in wanted and "topic_model" not in given:
+        # after the input is checked, before any judge call: a missing model is an error (or is trained) now
+        backends.topic_model_path(opts, dataset, location)
     texts = [preds.texts[i] for i in keep]
     triples = [preds.triples[i] for i in keep]
     ids = [str(preds.index[i]) if gold_map is None else str(i) for i in keep]
@@ -367,7 +368,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
         per_text.update(_embedded_scores(wanted, triples, gold_triples, backend, phi, opts["combine"]))
         fields.update(embedder=backend.name, phi=phi, combine=opts["combine"])
     if "TS" in wanted:
-        model = backends.topic_model(opts, dataset, given.get("topic_model"))
+        model = backends.topic_model(opts, dataset, location, given.get("topic_model"))
         per_text["TS"] = _topical_scores(texts, triples, model)
         fields["lda"] = f"{model.n_topics}t-seed{model.seed}"
     if opts["strict"]:
@@ -403,8 +404,8 @@ def _warnings(opts: dict[str, Any], wanted: list[str], preds: Predictions, cover
               unparsable: dict[str, int]) -> list[str]:
     out = []
     if opts["scores"] is None:
-        out.append("TS is not computed by default (it needs the set's LDA topic model, `make models`): "
-                   "ask for it with --scores TS,US,FS,GS,CS")
+        out.append("TS is not computed by default (it needs the set's LDA topic model, trained once from the "
+                   "corpora config): ask for it with --scores TS,US,FS,GS,CS")
     if preds.dropped:
         out.append(f"{preds.dropped:,} triples with other than three elements were dropped (the reference's "
                    "acceptance; --strict refuses them)")

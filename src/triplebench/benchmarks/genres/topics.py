@@ -129,8 +129,8 @@ class TopicModel:
         """Read a model written by :meth:`save`."""
         path = Path(path)
         if not path.is_file():
-            raise TripleBenchError(f"{path}: no topic model; run `make models` in the checkout (the report_genres stage) "
-                                   "or pass --topic-model FILE")
+            raise TripleBenchError(f"{path}: no topic model here: pass an LDA model .npz as --topic-model FILE, or "
+                                   "leave the option out (TS trains the set's model once from the corpora config)")
         with np.load(path, allow_pickle=False) as npz:
             made = json.loads(str(npz["provenance"])) if "provenance" in npz else None
             return cls(npz["components"], npz["vocab"].tolist(), float(npz["alpha"]), str(npz["set"]), int(npz["seed"]),
@@ -207,15 +207,53 @@ def stored_provenance(path: str | Path) -> dict | None:
 
 
 def model_path(set_name: str) -> Path:
-    """The cached LDA model of a set: ``models/genres/lda/<set>.npz``."""
+    """The checkout's LDA model of a set (the report stage's): ``models/genres/lda/<set>.npz``."""
     from ...paths import project_root
 
     return project_root() / "models" / "genres" / "lda" / f"{set_name}.npz"
 
 
+def user_model_path(set_name: str, made: dict) -> Path:
+    """The per-user cache's LDA model of a set trained with provenance ``made`` (:func:`provenance`)."""
+    from ...paths import cache_dir
+
+    digest = hashlib.sha256(json.dumps(made, sort_keys=True).encode()).hexdigest()[:16]
+    return cache_dir() / "genres" / "lda" / f"{set_name}-{digest}.npz"
+
+
+def model_for(set_name: str, location: DataLocation) -> Path:
+    """The LDA model of ``set_name`` trained from the ``corpora`` config at ``location`` with the defaults
+    (:data:`SEED`, 5 iterations: the report's settings): the checkout's when it was made from that data,
+    else the per-user cache's, trained there once (a few seconds to a minute) when missing.
+
+    Raises
+    ------
+    InputError
+        ``location`` has no ``corpora`` config to train from.
+    """
+    import sys
+
+    from ...errors import InputError
+
+    try:
+        made = provenance(set_name, location)
+    except (OSError, TripleBenchError) as exc:
+        raise InputError.option("scores", "TS", f"scores without TS, a model given with --topic-model FILE, or the "
+                                f"built or downloaded genres `corpora` config, which the {set_name} LDA topic model "
+                                f"is trained from ({exc})") from None
+    for path in (model_path(set_name), user_model_path(set_name, made)):
+        if stored_provenance(path) == made:
+            return path
+    target = user_model_path(set_name, made)
+    print(f"triplebench: TS: training the {set_name} LDA topic model from the corpora config (once; kept in "
+          f"{target.parent})", file=sys.stderr, flush=True)
+    return train_all([set_name], target.parent, location=location, names={set_name: target.name})[set_name]
+
+
 def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = None, *, location: DataLocation,
-              seed: int = SEED, max_iter: int = 5) -> dict[str, Path]:
-    """Train and save the LDA model of each set from the ``corpora`` config at ``location``; returns the paths."""
+              seed: int = SEED, max_iter: int = 5, names: dict[str, str] | None = None) -> dict[str, Path]:
+    """Train and save the LDA model of each set from the ``corpora`` config at ``location``; returns the paths
+    (``out_dir/<set>.npz``, or ``out_dir/names[set]``; no ``out_dir``: :func:`model_path`)."""
     corpora = location.table(NAME, "corpora", "train")
     written = {}
     for name in sets or TOPICS:
@@ -224,7 +262,7 @@ def train_all(sets: Sequence[str] | None = None, out_dir: str | Path | None = No
         texts = corpora.filter(pc.equal(corpora["set"], name))["text"].to_pylist()
         model = train(name, texts, seed=seed, max_iter=max_iter)
         model.provenance = provenance(name, location, seed, max_iter)
-        target = Path(out_dir) / f"{name}.npz" if out_dir else model_path(name)
+        target = Path(out_dir) / (names or {}).get(name, f"{name}.npz") if out_dir else model_path(name)
         model.save(target)
         written[name] = target
     return written
