@@ -54,15 +54,18 @@ def openie_prompt(demonstrations: Sequence[tuple[str, Sequence[Sequence[str]]]] 
     return replace(prompt, demonstrations=shown)
 
 
-def dev_demonstrations(shots: int, location: DataLocation) -> list[tuple[str, list[list[str]]]]:
-    """``shots`` demonstrations from CaRB's dev split: the first sentences with one to four gold tuples.
+def dev_demonstrations(shots: int, location: DataLocation, benchmark: str = "carb") -> list[tuple[str, list[list[str]]]]:
+    """``shots`` demonstrations from a dev split: the first sentences with one to four gold tuples.
 
     Parameters
     ----------
     shots : int
         How many (0: none).
     location : DataLocation
-        Where the built CaRB gold is read from.
+        Where the built gold is read from.
+    benchmark : {'carb', 'oie2016'}
+        Whose ``gold`` dev split (both hold ``{sentence, extractions}`` rows; an argument holding
+        CaRB's context marker ``C: `` keeps its tuple out).
 
     Returns
     -------
@@ -77,14 +80,14 @@ def dev_demonstrations(shots: int, location: DataLocation) -> list[tuple[str, li
     if shots <= 0:
         return []
     chosen = []
-    for row in location.records("carb", "gold", "dev"):
+    for row in location.records(benchmark, "gold", "dev"):
         tuples = [[e["arguments"][0], e["predicate"], *e["arguments"][1:]] for e in row["extractions"]
                   if e["arguments"] and all("C: " not in a for a in e["arguments"])]
         if 1 <= len(tuples) <= 4:
             chosen.append((row["sentence"], tuples))
             if len(chosen) == shots:
                 return chosen
-    raise InputError.option("shots", shots, f"at most {len(chosen)} (the CaRB dev sentences with one to four tuples)")
+    raise InputError.option("shots", shots, f"at most {len(chosen)} (the {benchmark} dev sentences with one to four tuples)")
 
 
 def tabbed(records: Sequence[dict[str, Any]]) -> str:
@@ -180,8 +183,9 @@ class OpenIETask(Task):
         return self.score_records(records)
 
 
-def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
-    """CaRB's task: the 641 test sentences (``carb/test``), demonstrations from the dev split.
+def tasks(shots: int, location: DataLocation, benchmark: str = "carb") -> tuple[Task, ...]:
+    """The sentence-level Open IE task of CaRB (``carb/test``: 641 sentences) or OIE2016 (``oie2016/test``):
+    the test split's sentences, demonstrations from the same benchmark's dev split, scored by its scorer.
 
     Parameters
     ----------
@@ -189,6 +193,8 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
         Demonstrations in the prompt (from the dev split).
     location : DataLocation
         Where the built data is read from.
+    benchmark : {'carb', 'oie2016'}
+        Whose test split.
 
     Returns
     -------
@@ -197,8 +203,8 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
     """
     from ...registry import load
 
-    sentences = [row["sentence"] for row in location.records("carb", "gold", "test")]
-    prompt = openie_prompt(dev_demonstrations(shots, location))
-    carb = load("carb")
-    return (OpenIETask("carb/test", "carb", sentences, prompt, location,
-                       lambda records: carb.score(records, split="test", **location.as_options())),)
+    sentences = location.table(benchmark, "gold", "test", columns=["sentence"]).column("sentence").to_pylist()
+    prompt = openie_prompt(dev_demonstrations(shots, location, benchmark))
+    scorer = load(benchmark)
+    return (OpenIETask(f"{benchmark}/test", benchmark, sentences, prompt, location,
+                       lambda records: scorer.score(records, split="test", **location.as_options())),)
