@@ -37,9 +37,24 @@ class Published:
     comparisons: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
-def _systems(benchmark: str, split: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """(system, gold group) -> its prediction records from the built ``systems`` config."""
-    rows = DataLocation.default().records(benchmark, "systems", split)
+def systems(benchmark: str, split: str, location: DataLocation | None = None) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(system, gold group) -> its prediction records from the built ``systems`` config.
+
+    Parameters
+    ----------
+    benchmark : str
+        A benchmark with a ``systems`` config.
+    split : str
+        Its split.
+    location : DataLocation, optional
+        Where the built datasets are (default :meth:`DataLocation.default`).
+
+    Returns
+    -------
+    dict
+        The gold group is a row's ``language`` (BenchIE), else ``split``.
+    """
+    rows = (location or DataLocation.default()).records(benchmark, "systems", split)
     grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         group = row.get("language") or split
@@ -80,7 +95,7 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
 
     out = Published(benchmark)
     takes = entry(benchmark).selectors
-    for (system, group), records in _systems(benchmark, split).items():
+    for (system, group), records in systems(benchmark, split).items():
         selectors = {name: value for name, value in (("split", split), ("language", group)) if name in takes}
         out.results[system] = triplebench.score(benchmark, records, bootstrap=resamples, seed=seed, level=level,
                                                 **selectors)

@@ -415,9 +415,46 @@ def index_part(folders: dict[str, Path], settings: dict[str, Any], significance:
     return part(folders["genres"], PAPER_COLUMNS)
 
 
+def published_systems(options: dict[str, Any], scores: list[str], location: DataLocation) -> dict[str, Any]:
+    """The archived model runs of a run task's set, as the run page sets them beside a model
+    (:func:`triplebench.reports.standing.published_systems`).
+
+    Parameters
+    ----------
+    options : dict
+        The run task's scorer options (``dataset``: the set).
+    scores : list of str
+        The scores the run has: FS and GS (a run given a judge) are reproduced from the archived
+        verdicts; TS always (the run's own TS is computed from its predictions for the page).
+    location : DataLocation
+        Where the archived runs are read from.
+
+    Returns
+    -------
+    dict
+        ``model`` (``model/seed`` when the seed is not 1) -> its result, one run per model (its lowest
+        seed, the paper's) of the set's sample.
+    """
+    import pyarrow.compute as pc
+
+    from . import score
+    from .reproduce import archive_table
+
+    table = archive_table("predictions", location)
+    table = table.filter(pc.and_(pc.equal(table["set"], options["dataset"]), pc.equal(table["sample"], SETS[options["dataset"]][0])))
+    runs: dict[str, int] = {}
+    for row in table.select(["model", "seed"]).to_pylist():
+        runs[row["model"]] = min(runs.get(row["model"], row["seed"]), row["seed"])
+    wanted = ",".join(["TS", *(s for s in ("FS", "GS") if s in scores)])
+    return {(model if seed == 1 else f"{model}/{seed}"): score(None, archived_run=f"{options['dataset']}/{model}/{seed}",
+                                                                  scores=wanted, **location.as_options())
+            for model, seed in runs.items()}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
 
 
 #: GenRES's report (:meth:`triplebench.benchmark.Benchmark.report`): no published systems to add beside
 STAGE = ReportStage(main, index_part)
+
