@@ -184,9 +184,41 @@ def iter_json_object(text: str, source: str | PathLike[str]) -> Iterator[tuple[i
         raise fail(at, "expected ',' or '}' after a member")
 
 
+#: what a blank line may hold (``str.strip()`` would take U+0085, U+2028 ... too: no JSON reads them as space)
+BLANK = " \t\r\f\v"
+
+
 def iter_jsonl(text: str, source: str | PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for every non-blank line of a JSON-lines text."""
-    for number, line in enumerate(text.lstrip(BOM).splitlines(), start=1):
-        if not line.strip():
-            continue
-        yield number, _loads(line, source, number)
+    """``(line number, value)`` for every non-blank line of a JSON-lines text.
+
+    Lines end at ``"\n"`` only (a ``"\r"`` before it is JSON whitespace), as JSON lines are defined:
+    ``str.splitlines`` would also end one at U+0085, U+2028, U+2029, ``\x0b``, ``\x0c`` and
+    ``\x1c``-``\x1e``, which a JSON string may hold as they are.
+    """
+    text = text.lstrip(BOM)
+    start, number = 0, 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        number += 1
+        line = text[start:end]
+        if line.strip(BLANK):
+            yield number, _loads(line, source, number)
+        start = end + 1
+
+
+def universal_lines(text: str) -> list[str]:
+    """The lines of ``text`` as Python's universal newlines read a file: ending at ``"\r\n"``, ``"\r"`` or
+    ``"\n"`` (and nowhere else, unlike ``str.splitlines``); the line end ending the text starts no line.
+
+    Examples
+    --------
+    >>> universal_lines("a\u2028b\r\nc\rd\n")
+    ['a\u2028b', 'c', 'd']
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError
-from ...formats.text import decode
+from ...formats.text import decode, universal_lines
 from ...io import input_file
 
 ARROW = " --> "
@@ -125,11 +125,12 @@ def read_text_lines(path: str | Path, source: str | None = None) -> list[str]:
 
 
 def decode_lines(data: bytes, source: str) -> list[str]:
-    """The lines of UTF-8 ``data`` (a leading BOM dropped, as every reader does); empty data is an :class:`InputError`."""
+    """The lines of UTF-8 ``data`` (a leading BOM dropped, as every reader does; universal newlines, as Python's
+    ``open`` reads a file: a JSON string's U+2028 ends no line); empty data is an :class:`InputError`."""
     text = decode(data, source)
     if not text.strip():
         raise InputError(source, None, "empty file: expected BenchIE data")
-    return text.splitlines()
+    return universal_lines(text)
 
 
 # --------------------------------------------------------------------------- gold

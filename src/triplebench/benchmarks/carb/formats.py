@@ -67,7 +67,7 @@ from pathlib import Path
 from sys import intern
 
 from ...errors import InputError, shorten
-from ...formats.text import decode, iter_jsonl
+from ...formats.text import decode, iter_jsonl, universal_lines
 
 FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl", "allennlp")
 
@@ -120,12 +120,7 @@ def decode_lines(path: str | PathLike[str], data: bytes | None = None) -> list[s
         raise InputError(path, None, "empty file: expected at least one non-blank line")
     text = decode(data, path)
     del data  # peak memory: the bytes go before the lines are made
-    if "\r" in text:  # universal newlines, as the reference's open() reads them
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines[-1] == "":  # the newline ending the last line starts no line
-        lines.pop()
-    return lines
+    return universal_lines(text)  # as the reference's open() reads them
 
 
 #: a decimal number as the reference files write it (ASCII digits; no ``1_0``, no fullwidth digits,

@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...formats.text import iter_jsonl, load_json, read_text
+from ...formats.text import count_records, iter_jsonl, load_json, parse_json, read_text
 
 TASKS: tuple[str, ...] = ("npc_e_subj", "npc_e_obj", "rpc", "npc_o_subj", "npc_o_obj")
 SUFFIX: dict[str, str] = {"npc_e_subj": "h", "npc_e_obj": "t", "rpc": "r", "npc_o_subj": "hi", "npc_o_obj": "ti"}
@@ -193,45 +193,60 @@ def _triple_lists(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(t, list) for t in value)
 
 
-def other_document(text: str, path: Path) -> str | None:
+def other_document(data: Any, path: Path, spread: bool) -> str | None:
     """What a file that is one JSON document rather than ComBO prediction lines is, and what to do; None otherwise.
 
     Parameters
     ----------
-    text : str
-        The file's text.
+    data : Any
+        The file's one JSON value, parsed (by the caller, once).
     path : Path
         The file (named in the command the message suggests).
+    spread : bool
+        Whether the value spans more than one line of the file.
 
     Returns
     -------
     str or None
         A GenRES prediction file (``{text: [[head, relation, tail], ...]}``: score it with ``score
-        genres``), ComBO's upstream triples file, or another JSON document; None when ``text`` is
-        not one JSON document.
+        genres``), ComBO's upstream triples file, or another JSON document spread over lines; None
+        for a value on one line that is none of these (the error of the line says enough).
 
     Examples
     --------
     >>> from pathlib import Path
-    >>> other_document('{"A text .": [["A", "is", "text"]]}', Path("run.json"))  # doctest: +ELLIPSIS
+    >>> other_document({"A text .": [["A", "is", "text"]]}, Path("run.json"), False)  # doctest: +ELLIPSIS
     'a GenRES prediction file ({text: [[head, relation, tail], ...]}), not ComBO clusterings: score it with ...'
-    >>> other_document('{"task": "rpc", "mention": "1r", "cluster": "c1"}', Path("one-line.jsonl")) is None
+    >>> other_document({"task": "rpc", "mention": "1r", "cluster": "c1"}, Path("one-line.jsonl"), False) is None
     True
     """
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
     if isinstance(data, dict) and data and all(_triple_lists(v) for v in data.values()):
         return ("a GenRES prediction file ({text: [[head, relation, tail], ...]}), not ComBO clusterings: score it with "
                 f"`triplebench score genres {shlex.quote(str(path))} --set SET`")
     if isinstance(data, list) and data and isinstance(data[0], dict) and {"tri_id", "h", "r", "t"} <= set(data[0]):
         return ("ComBO's upstream triples file (the source of the gold, built into the clusters config), not "
                 "predictions: expected JSON lines {task, mention, cluster|clusters}")
-    if isinstance(data, (dict, list)) and len(text.strip().splitlines()) > 1:
+    if isinstance(data, (dict, list)) and spread:
         return (f"one JSON {'object' if isinstance(data, dict) else 'array'} spread over the file's lines, not JSON "
                 "lines: expected one object {task, mention, cluster|clusters} per line")
     return None
+
+
+def _document(text: str, path: Path, first: list[Any]) -> str | None:
+    """What :func:`other_document` says of a file whose first line did not fit, each byte parsed once at most.
+
+    ``first`` holds the first line's value when it parsed (a file of that one line is that value: it
+    is not parsed again); when it did not, the line may open a document spread over the file's
+    lines, and the whole text is parsed, under the bounds of every reader (nesting included).
+    """
+    if first:
+        return other_document(first[0], path, False) if count_records(text) == 1 else None
+    if count_records(text) < 2:
+        return None  # one line that is not JSON is no JSON document either
+    try:
+        return other_document(parse_json(text, path), path, True)
+    except InputError:
+        return None
 
 
 def read_predictions_jsonl(path: str | PathLike[str]) -> dict[str, dict[str, Any]]:
@@ -244,11 +259,18 @@ def read_predictions_jsonl(path: str | PathLike[str]) -> dict[str, dict[str, Any
     """
     path = Path(path)
     text = read_text(path, expected=None)
+    first: list[tuple[int, Any]] = []  # the first line's number and value, once parsed
+
+    def kept() -> Iterator[tuple[int, Any]]:
+        for row in iter_jsonl(text, path):
+            if not first:
+                first.append(row)
+            yield row
+
     try:
-        out = predictions_from_rows(iter_jsonl(text, path), path)
+        out = predictions_from_rows(kept(), path)
     except InputError as exc:
-        first = next((n for n, line in enumerate(text.splitlines(), start=1) if line.strip()), None)
-        named = other_document(text, path) if exc.line == first else None
+        named = _document(text, path, [v for _, v in first]) if not first or exc.line == first[0][0] else None
         if named is None:
             raise
         raise InputError(path, None, named) from None

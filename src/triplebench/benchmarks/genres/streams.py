@@ -12,7 +12,7 @@ chunk at a time:
 
 The rules of :mod:`triplebench.formats.text` hold as for a file read whole: UTF-8 (a leading
 byte-order mark removed, a bad byte named by line and byte offset), bounded integers, no lone
-surrogate escapes, and lines split as ``str.splitlines`` splits them; errors name the line.
+surrogate escapes, and JSON lines ending at ``\\n`` only; errors name the line.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...errors import InputError
-from ...formats.text import BOM, _bounded_int, _refuse_lone_surrogates, _TooLarge, parse_json
+from ...formats.text import BLANK, BOM, _bounded_int, _refuse_lone_surrogates, _TooLarge, parse_json
 
 #: bytes read at a time
 CHUNK = 1 << 20
@@ -46,10 +46,9 @@ def jsonl_records(path: Path, source: str) -> Iterator[tuple[int, Any]]:
     InputError
         A line that is not UTF-8 or not JSON (naming the line).
     """
-    number = 0
     offset = 0
     with path.open("rb") as handle:
-        for index, raw in enumerate(handle):  # lines end at b"\n"; the other breaks of str.splitlines are split below
+        for index, raw in enumerate(handle):  # lines end at b"\n" only (a JSON string may hold U+2028 as it is)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -57,10 +56,8 @@ def jsonl_records(path: Path, source: str) -> Iterator[tuple[int, Any]]:
             if offset == 0 and text.startswith(BOM):
                 text = text[1:]
             offset += len(raw)
-            for line in text.splitlines() or [""]:
-                number += 1
-                if line.strip():
-                    yield number, _value(line, source, number)
+            if text.strip(BLANK + "\n"):
+                yield index + 1, _value(text, source, index + 1)
 
 
 def _value(line: str, source: str, number: int) -> Any:
