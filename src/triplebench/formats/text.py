@@ -208,7 +208,7 @@ def iter_jsonl(text: str, source: str | PathLike[str]) -> Iterator[tuple[int, An
 
 
 def universal_lines(text: str) -> list[str]:
-    """The lines of ``text`` as Python's universal newlines read a file: ending at ``"\r\n"``, ``"\r"`` or
+    r"""The lines of ``text`` as Python's universal newlines read a file: ending at ``"\r\n"``, ``"\r"`` or
     ``"\n"`` (and nowhere else, unlike ``str.splitlines``); the line end ending the text starts no line.
 
     Examples
