@@ -87,7 +87,8 @@ def headline(entries: Sequence[Mapping[str, Any]], results: Mapping[str, Any], h
         spec = spec_of(entry.get("benchmark") or task.split("/")[0])
         result = results[task]
         shown = [s for s in spec.headline if s in result.scores and s not in hidden.get(task, set())]
-        rows.append([task, score_cell(result, spec.main_score, spec.display) if spec.main_score in shown else "not shown",
+        first = next((s for s in (spec.main_score, *shown) if s in shown), None)
+        rows.append([task, f"{first} {score_cell(result, first, spec.display)}" if first else "none",
                      replies_text(entry), sample_text(entry), entry.get("confidence", "?"), prompt])
         unit = f" ({spec.display.describe()})"
         parts = [table(["score", f"value [{round(level * 100)}% interval]{unit}"], [[s, score_cell(result, s, spec.display)] for s in shown],

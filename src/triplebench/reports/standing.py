@@ -208,9 +208,12 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     scores = {**outcome.result.scores, **_extra_scores(task, outcome, out.systems)}
     out.run = dataclasses.replace(outcome.result, signature=without(outcome.result.signature, RUN_FIELDS), scores=scores)
     out.quantity = _quantity(constant, ranked)
-    out.columns = [s for s in dict.fromkeys([*shown, *(k for r in out.systems.values() for k in r.scores)])
-                   if s in spec.headline and not (constant and s in ranked) and s in out.run.scores]
-    allowed = [s for s in out.columns if out.run.scores.get(s) is not None]
+    out.columns = [s for s in spec.headline if not (constant and s in ranked) and out.run.scores.get(s) is not None
+                   and any(r.scores.get(s) is not None for r in out.systems.values())]
+    left = [s for s in have if s not in out.columns]
+    if left:
+        out.notes.append(f"not compared: {', '.join(left)} (the published systems have no such score here; the run's is above)")
+    allowed = out.columns
     main = spec.main_score if spec.main_score in allowed else next((s for s in allowed if s.endswith("f1")), None)
     out.metric = main
     if constant and ranked:

@@ -1,0 +1,139 @@
+"""The run page compares like with like: no AUC for a model without confidences, the published systems at the
+same operating point, a sample never ranked, each split against its own baselines, the run's warnings shown."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+
+import pytest
+
+import triplebench
+from triplebench.harness import run
+from triplebench.harness.tasks import find_tasks
+from triplebench.location import DataLocation
+from triplebench.reports.run_page import write_run_page
+from triplebench.reports.significance import systems
+from triplebench.reports.standing import levelled
+
+pytestmark = pytest.mark.data
+
+
+def _openie4(with_confidence: bool):
+    """A callable model answering each CaRB test sentence with OpenIE-4's published extractions."""
+    rows = [r for r in DataLocation.default().records("carb", "systems", "test") if r["system"] == "OpenIE-4"]
+    by = {r["sentence"]: r["extractions"] for r in rows}
+
+    def model(texts):
+        out = []
+        for text in texts:
+            tuples = [[e["arguments"][0], e["predicate"], *e["arguments"][1:]] for e in by.get(text, [])]
+            confidences = [e["confidence"] for e in by.get(text, [])]
+            out.append([{"arguments": t, "confidence": c} for t, c in zip(tuples, confidences)] if with_confidence else tuples)
+        return out
+    return model
+
+
+def _page(folder, tasks, results, copy, **edits):
+    """Write the page of a copy of ``folder`` whose manifest is changed as ``edits`` say: run-level keys, ``add``
+    (task entries to add) and ``entry`` (keys of the first task's entry)."""
+    shutil.copytree(folder, copy)
+    path = copy / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["tasks"][0].update(edits.pop("entry", {}))
+    manifest["tasks"] += edits.pop("add", [])
+    manifest.update(edits)
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    return write_run_page(copy, tasks, results, bootstrap=50).read_text(encoding="utf-8")
+
+
+def _row(page: str, name: str) -> list[str]:
+    row = re.search(rf"<tr><td>{re.escape(name)}</td>(.*?)</tr>", page, re.S)
+    assert row, name
+    return re.findall(r"<td[^>]*>(.*?)</td>", row.group(1))
+
+
+def _standing(page: str, task: str) -> str:
+    return re.search(rf'<section id="standing-{task}">(.*?)</section>', page, re.S).group(1)
+
+
+@pytest.fixture(scope="module")
+def constant_run(built, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("constant") / "run"
+    tasks = find_tasks(["carb"])
+    return folder, tasks, run(_openie4(False), tasks, out=folder, quiet=True, cache=False)
+
+
+def test_constant_confidence_has_no_auc_and_meets_the_published_at_every_extraction(constant_run, tmp_path):
+    """A replay of OpenIE-4's extractions without confidences ties OpenIE-4 at every extraction kept (p = 1),
+    shows no AUC beside the published systems, names the definition and carries the run's warnings."""
+    folder, tasks, results = constant_run
+    page = _page(folder, tasks, results, tmp_path / "copy", warnings=["the server ignored --seed"])
+    section = _standing(page, "carb-test")
+    assert "auc" not in re.search(r"<thead>(.*?)</thead>", section, re.S).group(1)
+    assert "every extraction kept" in section and "no AUC" in section
+    openie4 = _row(section, "OpenIE-4")
+    run_row = _row(section, "this run (carb/test)")
+    assert openie4[:3] == run_row[:3] and openie4[3].startswith("+0.000") and openie4[3].endswith("p=1.000")
+    assert "the server ignored --seed" in page
+    warnings = results["carb/test"].result.warnings
+    assert warnings and all(html.escape(w) in page for w in warnings)  # what the CLI prints
+    assert "constant" in _row(page, "carb/test")[3]
+
+
+def test_the_published_every_extraction_point_is_their_curves_lowest_threshold(built):
+    """Scoring a published system with every confidence set equal gives the point of its own curve at its lowest
+    threshold (every extraction kept): two independent computations of the quantity a constant run is set beside."""
+    for (name, _), rows in systems("carb", "test", DataLocation.default()).items():
+        curve = triplebench.score("carb", rows, split="test").details["curve"]
+        lowest = min(range(len(curve["confidence"])), key=curve["confidence"].__getitem__)
+        flat = triplebench.score("carb", levelled(rows), split="test")
+        assert flat["precision"] == pytest.approx(curve["precision"][lowest], abs=1e-12), name
+        assert flat["recall"] == pytest.approx(curve["recall"][lowest], abs=1e-12), name
+
+
+def test_returned_confidences_use_the_reference_definition(built, tmp_path):
+    """With the model's own confidences both sides keep AUC and best-threshold F1: the replay's AUC is OpenIE-4's."""
+    tasks = find_tasks(["carb"])
+    results = run(_openie4(True), tasks, out=tmp_path / "run", quiet=True, cache=False)
+    page = write_run_page(tmp_path / "run", tasks, results, bootstrap=50).read_text(encoding="utf-8")
+    section = _standing(page, "carb-test")
+    assert "auc" in re.search(r"<thead>(.*?)</thead>", section, re.S).group(1)
+    assert "best confidence threshold" in section
+    assert _row(section, "OpenIE-4")[0] == _row(section, "this run (carb/test)")[0] == "0.272"
+
+
+def test_a_sample_is_said_and_never_ranked_and_refused_tasks_say_why(constant_run, tmp_path):
+    """A --limit run's task says it is a sample of N of M and gets no table beside the published systems; a
+    refused task is listed with its reason."""
+    folder, tasks, results = constant_run
+    refused = {"task": "genres/cdr", "benchmark": "genres", "status": "refused", "reason": "MiniLM files missing: pip install x"}
+    page = _page(folder, tasks, results, tmp_path / "copy", limit=40, add=[refused],
+                 entry={"sample": {"limit": 40, "asked": 40, "of": 641}})
+    assert "sample: 40 of 641 items (--limit 40)" in page
+    section = _standing(page, "carb-test")
+    assert "not ranked" in section and "<table>" not in section and "p=" not in section
+    assert _row(page, "genres/cdr") == ["MiniLM files missing: pip install x"]
+
+
+def test_text2kg_unseen_meets_the_unseen_baselines(built, tmp_path):
+    """A text2kg/unseen run is set beside the unseen split's published systems, scored on the unseen gold."""
+    tasks = find_tasks(["text2kg/unseen"])
+    results = run(lambda texts: [[[t.split()[0], "is", t.split()[-1]]] for t in texts], tasks, out=tmp_path / "run",
+                  quiet=True, cache=False)
+    page = write_run_page(tmp_path / "run", tasks, results, bootstrap=50).read_text(encoding="utf-8")
+    section = _standing(page, "text2kg-unseen")
+    for (name, _), rows in systems("text2kg", "unseen", DataLocation.default()).items():
+        f1 = triplebench.score("text2kg", rows, split="unseen")["f1"]
+        assert _row(section, name)[2] == f"{f1:.2f}"
+
+
+def test_the_published_systems_are_read_from_the_location_given(constant_run, tmp_path):
+    """``location``: a data folder without CaRB's published systems gives a page that says so (not the default's)."""
+    folder, tasks, results = constant_run
+    empty = tmp_path / "data"
+    empty.mkdir()
+    page = write_run_page(folder, tasks, results, bootstrap=0, location=DataLocation.from_options({"data": str(empty)}))
+    assert "publishes no system outputs" in _standing(page.read_text(encoding="utf-8"), "carb-test")
