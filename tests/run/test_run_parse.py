@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from triplebench.errors import InputError
 from triplebench.harness.confidence import span_confidence, token_offsets, with_confidence
-from triplebench.harness.parse import ARITIES, OUTCOMES, PARSE_RULES, direct, parse_reply
+from triplebench.harness.parse import ARITIES, OUTCOMES, PARSE_RULES, Shown, direct, parse_reply, tuples_in
 
 
 def args(text: str, **kw) -> list[tuple[str, ...]]:
@@ -175,15 +175,21 @@ def test_an_unterminated_bare_line_at_max_tokens_counts_as_cut():
 @pytest.mark.parametrize("reply, inside", [('[["a", "b", "c"], ["d", "e', "an unclosed JSON value"),
                                            ('{"triples": [["a", "b", "c"], ["d"', "an unclosed JSON value"),
                                            ("(a; b; c)\n(d; e", "an unclosed tuple")])
-def test_a_reply_ending_inside_a_value_is_truncated_without_finish_reason(reply, inside):
-    p = parse_reply(reply)
-    assert p.outcome == "truncated" and [e.arguments for e in p.extractions] == ABC
-    assert p.reason.startswith(f"the reply ends inside {inside}") and [r.cause for r in p.rejected] == ["cut"]
+def test_a_reply_ending_inside_a_value_is_truncated_only_at_max_tokens(reply, inside):
+    """Issue 40: "truncated" only when the server stopped at max_tokens; otherwise the open item is rejected, and said so."""
+    for finish in (None, "stop"):
+        p = parse_reply(reply, finish_reason=finish)
+        assert p.outcome == "ok" and [e.arguments for e in p.extractions] == ABC
+        assert [r.cause for r in p.rejected] == ["unclosed"] and "(1 unclosed)" in p.reason
+    p = parse_reply(reply, finish_reason="length")
+    assert p.outcome == "truncated" and [e.arguments for e in p.extractions] == ABC and [r.cause for r in p.rejected] == ["cut"]
+    assert p.reason.startswith(f"cut at max_tokens (finish_reason length) mid-item ({inside})")
 
 
 def test_truncated_with_nothing_before_the_cut():
     assert parse_reply("", finish_reason="length").outcome == "truncated"
-    assert parse_reply('{"subject": "a", "rel').outcome == "truncated"
+    assert parse_reply('{"subject": "a", "rel', finish_reason="length").outcome == "truncated"
+    assert parse_reply('{"subject": "a", "rel').outcome == "unparsable"
 
 
 def test_every_outcome_and_mode_is_documented():
@@ -260,3 +266,102 @@ def test_triplebench_formats_prints_the_parse_rules_beside_the_layouts(capsys):
     assert main(["formats"]) == 0
     out = capsys.readouterr().out
     assert "openie4" in out and out.rstrip().endswith(PARSE_RULES.rstrip())
+
+
+# -- issue 40: quotes and brackets inside an argument are text --------------------------------------
+
+@pytest.mark.parametrize("reply, expected", [
+    ("(KFI; aired; by President Franklin D. Roosevelt's \"Fireside Chats)",
+     ("KFI", "aired", "by President Franklin D. Roosevelt's \"Fireside Chats")),
+    ("(He; is; 5' 10\" tall)", ("He", "is", "5' 10\" tall")),
+    ("(a; b; c d))", ("a", "b", "c d)")),
+    ("(a; b; c (d)", ("a", "b", "c (d")),
+    ("(a; b; {c)", ("a", "b", "{c")),
+    ("[a; b; c]]", ("a", "b", "c]")),
+])
+def test_an_unbalanced_quote_or_bracket_inside_an_argument_is_text(reply, expected):
+    for form in (reply, f"- {reply}", f"1. {reply}", f"(x; y; z)\n{reply}\n(x; y; z)"):
+        p = parse_reply(form, arity="nary", finish_reason="stop")
+        assert p.outcome == "ok" and expected in [e.arguments for e in p.extractions] and p.rejected == (), (form, p)
+
+
+def test_an_unbalanced_brace_in_a_bullet_drops_nothing():
+    reply = "- a; b; {c\n- d; e; f\n- g; h; i}"
+    assert args(reply) == [("a", "b", "{c"), ("d", "e", "f"), ("g", "h", "i}")]
+
+
+# -- issue 40: Subject: / Relation: / Object: blocks -----------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Subject: a\nRelation: b\nObject: c\n\nSubject: d\nRelation: e\nObject: f",
+    "Subject: a\nRelation: b\nObject: c\nSubject: d\nRelation: e\nObject: f",
+    "1. Subject: a\n   Relation: b\n   Object: c\n2. Subject: d\n   Relation: e\n   Object: f",
+    "1.\nSubject: a\nPredicate: b\nObject: c\n2.\nSubject: d\nPredicate: e\nObject: f",
+    "Triple 1:\n**Subject:** a\n**Relation:** b\n**Object:** c\n\nTriple 2:\n- Head: d\n- Relation: e\n- Tail: f",
+    "Subject: a; Relation: b; Object: c\nSubject: d | Relation: e | Object: f",
+])
+def test_subject_relation_object_blocks(reply):
+    assert args(reply) == ABC_DEF
+
+
+def test_blocks_with_numbered_arguments_and_missing_keys():
+    assert args("Arg1: a\nRel: b\nArg2: c\nArg3: d", arity="nary") == [("a", "b", "c", "d")]
+    p = parse_reply("Subject: a\nObject: c\n\nSubject: d\nRelation: e\nObject: f")
+    assert [e.arguments for e in p.extractions] == [("d", "e", "f")] and [r.cause for r in p.rejected] == ["no_keys"]
+
+
+def test_a_block_cut_at_max_tokens_is_cut():
+    p = parse_reply("Subject: a\nRelation: b\nObject: c\nSubject: d\nRelation: e", finish_reason="length")
+    assert [e.arguments for e in p.extractions] == ABC and [r.cause for r in p.rejected] == ["cut"]
+
+
+# -- issue 40: text copied from the prompt, invented follow-up blocks -------------------------------
+
+SHOWN = Shown.of([("subject", "relation", "object", "further objects ..."), ("Penicillin", "is a type of", "antibiotic")],
+                 labels=["Sentence:"], own_text="Obama was born in Hawaii .")
+
+
+def test_a_tuple_the_prompt_shows_is_rejected_as_copied():
+    p = parse_reply("(Subject; relation; object)\n(Penicillin, is a  type of, Antibiotic)\n(Obama; was born in; Hawaii)", shown=SHOWN)
+    assert [e.arguments for e in p.extractions] == [("Obama", "was born in", "Hawaii")]
+    assert [r.cause for r in p.rejected] == ["copied", "copied"] and "2 copied from the prompt" in p.reason
+    assert parse_reply("(Subject; relation; object)", shown=SHOWN).outcome == "unparsable"
+
+
+def test_a_shown_tuple_the_items_text_supports_is_kept():
+    shown = Shown.of([("Penicillin", "is a type of", "antibiotic")], own_text="Penicillin is an antibiotic used widely.")
+    assert args("(Penicillin; is a type of; antibiotic)", shown=shown) == [("Penicillin", "is a type of", "antibiotic")]
+
+
+def test_the_prompts_own_tuples_are_found_anywhere_in_it():
+    text = ('Provide a list of triplets in the format [`ENTITY 1`, `RELATIONSHIP`, `ENTITY 2`].\nrelations:\n'
+            '[["Penicillin", "is a type of", "antibiotic"], ["Penicillin", "treats", "infections"]]\nas (subject; relation; object).')
+    assert tuples_in(text) == [("ENTITY 1", "RELATIONSHIP", "ENTITY 2"), ("Penicillin", "is a type of", "antibiotic"),
+                               ("Penicillin", "treats", "infections"), ("Penicillin", "is a type of", "antibiotic"),
+                               ("Penicillin", "treats", "infections"), ("subject", "relation", "object")]
+
+
+def test_the_reply_is_read_up_to_a_block_the_model_invented():
+    reply = "(a; b; c)\n(d; e; f)\n\nSentence: Paris is in France .\nTuples:\n(Paris; is in; France)\n(Paris; is"
+    p = parse_reply(reply, shown=SHOWN, finish_reason="length")
+    assert p.outcome == "ok" and [e.arguments for e in p.extractions] == ABC_DEF
+    assert p.reason == "2 extractions; read up to line 4, where the model began a new 'Sentence:' block"
+    assert args("Sentence: x\n(a; b; c)", shown=SHOWN) == ABC  # an echo of the input before the answer is not a new block
+
+
+# -- issue 40: what a reply cut at max_tokens was doing ------------------------------------------------
+
+def test_a_loop_prose_and_a_cut_item_are_told_apart():
+    loop = parse_reply("(a; b; c)\n" + "(d; e; f)\n" * 6 + "(d; e", finish_reason="length")
+    assert loop.outcome == "truncated" and "repeats itself" in loop.reason and "mid-item" not in loop.reason
+    prose = parse_reply("(a; b; c)\nThe sentence says that a b c, which is interesting because", finish_reason="length")
+    assert prose.outcome == "truncated" and "in prose after the last item" in prose.reason
+    cut = parse_reply("(a; b; c)\n(d; e", finish_reason="length")
+    assert "mid-item (an unclosed tuple)" in cut.reason
+
+
+def test_every_rejected_item_names_its_cause_in_the_reason():
+    from triplebench.harness.parse import CAUSES
+
+    p = parse_reply('(a)\n(a; b; c; d)\n(; ; )\n[["x", "y", null]]\n{"object": "o"}\n(Subject; relation; object)\n(g; h', shown=SHOWN)
+    assert p.rejected and all(CAUSES[r.cause] in p.reason for r in p.rejected)

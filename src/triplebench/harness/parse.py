@@ -11,7 +11,7 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,9 +22,13 @@ How `triplebench run` reads a model's reply (one reply per input item)
 
 1. Reasoning: a <think>...</think> block is removed before anything else (an unclosed one
    swallows the rest of the reply).
-2. Fences: when the reply has ``` fenced blocks (```json, ```text, ...), only their contents
+2. Follow-up blocks: the reply is read only up to the first line (after some other text) that
+   starts a new input block the way the prompt does: the label before the prompt's {text}
+   ("Sentence:", "prompt:") or one of the prompt's stop sequences ("Test Sentence:"). What
+   follows is a block the model invented; it is ignored and said so in the reason.
+3. Fences: when the reply has ``` fenced blocks (```json, ```text, ...), only their contents
    are read; when they hold nothing readable, the whole reply is read instead.
-3. JSON first: the first `[` or `{` from which a JSON value of one of these shapes parses
+4. JSON first: the first `[` or `{` from which a JSON value of one of these shapes parses
    starts a JSON document:
      a list of lists      [["Obama", "born in", "Hawaii"], ...]
      a list of objects    [{"subject": ..., "relation": ..., "object": ...}, ...]
@@ -38,13 +42,24 @@ How `triplebench run` reads a model's reply (one reply per input item)
    arguments = the list under "arguments" or "args", then arg3, arg4, ...; other keys are
    ignored. Strings are taken as they are, numbers as JSON writes them; any other element
    (null, true, a nested list) rejects the item ("not text").
-4. Otherwise, lines. Each line loses a list marker ("1." "1)" "-" "*" "•" "+") and is
+5. Otherwise, lines. Each line loses a list marker ("1." "1)" "-" "*" "•" "+") and is
      blank or only brackets/commas          ignored
-     a JSON list or object                  one item (as in 3)
+     a JSON list or object                  one item (as in 4)
+     "Key: value", a key of rule 4          one field of a block: consecutive field lines
+       (Subject: / Relation: / Object:,     (any case, optionally **bold**) make one item, as a
+        Predicate:, Arg1:, Arg3: ...)       JSON object with those keys would; a blank line, a
+                                            list marker, a repeated key or any other line ends
+                                            the block ("Subject: a; Relation: b; Object: c" on
+                                            one line is one item too)
      tuples: "(...)" or "[...]" groups      one item per group; the line may start with a short
                                             label ("Triple 1:"); groups may follow each other
                                             ("(a; b; c), (d; e; f)"); a group holding groups
-                                            ("[(a, b, c), (d, e, f)]") is a list of them
+                                            ("[(a, b, c), (d, e, f)]") is a list of them. When
+                                            the groups do not close where the line ends but the
+                                            line ends with the bracket that closes its first
+                                            one, the whole line is one group: quotes and
+                                            brackets inside an argument are text
+                                            ('(KFI; aired; Roosevelt's "Fireside Chats)')
      s | r | o,  s<TAB>r<TAB>o,  s; r; o    one item, when it has three or more elements;
                                             a Markdown table's outer pipes, separator row and a
                                             header row (Subject | Relation | Object) are skipped
@@ -53,22 +68,32 @@ How `triplebench run` reads a model's reply (one reply per input item)
    group is split on ";" if it has one, else "|", else TAB, else ",". Elements lose surrounding
    whitespace and one pair of matching quotes. An empty element is kept (["A", "reviewed", ""] is
    a triple with an empty object: the benchmark's scorer treats it as its reference does); an item
-   whose elements are all empty is rejected ("empty").
-5. Arity. Mode "triple" (relation/triple tasks): exactly 3 elements (subject, relation, object);
+   whose elements are all empty is rejected ("empty"). A group still open where its line ends
+   is rejected ("unclosed"); so is a JSON value still open where the reply ends.
+6. Arity. Mode "triple" (relation/triple tasks): exactly 3 elements (subject, relation, object);
    2 or fewer -> rejected "too few", 4 or more -> rejected "too many". Mode "nary" (OpenIE
    tasks): 2 or more elements (subject, relation, then 0..n objects) are kept; 1 -> "too few".
+7. Copies. An item equal (case and whitespace aside) to a tuple the prompt shows (a placeholder
+   such as "(subject; relation; object)", an example, a demonstration's output, an ontology
+   signature; a shown tuple's first three elements count too) is rejected "copied from the
+   prompt", unless the item's own text supports it (each argument other than the relation
+   occurs in it).
    Rejected items are counted by cause and named in the reply's reason, never used.
-6. Outcome of each reply (kept verbatim with its outcome and reason):
+8. Outcome of each reply (kept verbatim with its outcome and reason):
      ok          at least one extraction
      empty       the model said there is none: "[]", {"triples": []}, or a line such as
                  "None", "N/A", "No triples.", "There are no relations in this sentence",
                  and no item at all was found
-     truncated   the server stopped at max_tokens (finish_reason "length") or the reply ends
-                 inside an unclosed JSON value or tuple: the extractions before the cut are
-                 kept, an item cut off is rejected ("cut"); with finish_reason "length", an
-                 unbracketed item on the very last, unterminated line counts as cut
+     truncated   the server stopped at max_tokens (finish_reason "length") inside what is
+                 read (a reply whose invented follow-up block was cut is not truncated): the
+                 extractions before the cut are kept; an item still open at the end, or an
+                 unbracketed item on the very last, unterminated line, is rejected ("cut").
+                 The reason tells a reply cut while repeating itself ("repeats itself": more
+                 tokens will not help) or in prose after the last item ("prose") from an answer
+                 cut inside an item ("mid-item") or after one
      unparsable  nothing of the above: no extraction (an empty reply, prose, only rejected items)
-   "parsed" replies are ok + empty; truncated replies still give their extractions.
+   A reply is "truncated" only with finish_reason "length" (an unknown finish_reason never
+   makes one). "parsed" replies are ok + empty; truncated replies still give their extractions.
 """
 
 #: arity modes: "triple" keeps exactly 3 elements, "nary" keeps 2 or more
@@ -83,19 +108,21 @@ EXTRA_KEYS = ("arguments", "args")
 CONTAINER_KEYS = ("triples", "extractions", "tuples")
 HEADER_WORDS = frozenset(SUBJECT_KEYS + RELATION_KEYS + OBJECT_KEYS + ("arg3", "object2", "#", "no", "id", "relationship"))
 
-_CAUSES = {
+#: every cause an item is rejected for, and how reasons name it
+CAUSES = {
     "too_few": "too few elements",
     "too_many": "too many elements",
     "empty_element": "only empty elements",
     "not_text": "an element that is not text",
     "no_keys": "an object without subject/relation keys",
-    "unclosed": "an unclosed bracket",
-    "cut": "cut off at the end",
+    "unclosed": "unclosed",
+    "cut": "cut off at max_tokens",
+    "copied": "copied from the prompt",
 }
 
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.DOTALL)
-_MARKER = re.compile(r"[ \t]*(?:\d{1,4}[.)]|[-*•+‣◦])(?:[ \t]+|(?=[(\[{]))")
+_MARKER = re.compile(r"[ \t]*(?:\d{1,4}[.)]|[-*•+‣◦])(?:[ \t]+|(?=[(\[{])|$)")
 _LABEL = re.compile(r"[^()\[\]{}\n:]{1,40}:[ \t]*")
 _STRUCTURE = re.compile(r"[\s\[\]{}(),]*")
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
@@ -109,6 +136,8 @@ _GROUP_GAP = re.compile(r"[ \t]*[,;]?[ \t]*")
 _BETWEEN_VALUES = re.compile(r"(?:[ \t\r\n,]|(?<=\n)[ \t]*(?:\d{1,4}[.)]|[-*•+])[ \t]+)*")
 _DECODER = json.JSONDecoder()
 _QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "`": "`"}
+_FIELD_KEY = "|".join((*SUBJECT_KEYS, *RELATION_KEYS, *OBJECT_KEYS, r"arg ?\d+"))
+_FIELD = re.compile(rf"[*_]*(?P<key>{_FIELD_KEY})[*_]*[ \t]*:[*_]*[ \t]*(?P<value>.*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -172,7 +201,8 @@ class Rejected:
     Parameters
     ----------
     cause : str
-        ``too_few``, ``too_many``, ``empty_element``, ``not_text``, ``no_keys``, ``unclosed`` or ``cut``.
+        A key of :data:`CAUSES` (``too_few``, ``too_many``, ``empty_element``, ``not_text``, ``no_keys``,
+        ``unclosed``, ``cut``, ``copied``).
     span : tuple of int or None
         Its character offsets in the reply.
     """
@@ -230,6 +260,8 @@ class _Found:
     cut: str = ""  # what the reply ends inside of, when it is cut
     said_none: bool = False
     text_lines: int = 0
+    text_end: int = -1  # where the last line of other text ends
+    lines: list[str] = field(default_factory=list)  # every line read, normalised (loops show here)
 
 
 class _Cut(Exception):
@@ -478,7 +510,7 @@ def _close(text: str, i: int, end: int) -> int | None:
 
 
 def _split(content: str, start: int, end: int) -> _Item:
-    """The elements of one group's content (rule 4)."""
+    """The elements of one group's content (rule 5)."""
     stripped = content.strip()
     for attempt in (lambda: json.loads(f"[{stripped}]"), lambda: list(ast.literal_eval(f"({stripped},)"))):
         try:
@@ -492,21 +524,47 @@ def _split(content: str, start: int, end: int) -> _Item:
     return _Item([_unquote(p) for p in parts], start, end)
 
 
-def _groups(text: str, i: int, end: int, items: list[_Item]) -> str:
-    """Read the bracket groups from ``i`` (a line's content) into ``items``; '' or 'unclosed'."""
+def _groups(text: str, i: int, end: int, items: list[_Item]) -> tuple[bool, int]:
+    """Read the bracket groups from ``i`` (a line's content) into ``items``: (whether one is unclosed, where reading stopped)."""
     while i < end and text[i] in "([":
         close = _close(text, i, end)
         if close is None:
             items.append(_Item(None, i, end, "unclosed"))
-            return "unclosed"
+            return True, end
         inner = _WS.match(text, i + 1).end()
         if inner < close - 1 and text[inner] in "([":
-            if _groups(text, inner, close - 1, items):
-                return "unclosed"
+            if _groups(text, inner, close - 1, items)[0]:
+                return True, end
         else:
             items.append(_split(text[i + 1: close - 1], i, close))
         i = _GROUP_GAP.match(text, close, end).end()
-    return ""
+    return False, i
+
+
+def _line_groups(text: str, i: int, end: int) -> tuple[list[_Item], bool]:
+    """The groups of a line whose content starts with a bracket at ``i`` (rule 5), and whether one is left unclosed.
+
+    When the groups do not tile the line but the line ends with the bracket closing its first one, the
+    whole line is one group: a quote or bracket inside an argument is text."""
+    items: list[_Item] = []
+    unclosed, stop = _groups(text, i, end, items)
+    if (unclosed or stop < end) and text[end - 1] == (")" if text[i] == "(" else "]") and end - i >= 2:
+        return [_split(text[i + 1: end - 1], i, end)], False
+    return items, unclosed
+
+
+def _fields(parts: Sequence[str]) -> dict[str, str] | None:
+    """``Key: value`` parts (rule 5) as a key -> value mapping, None unless every part is one (a key at most once)."""
+    out: dict[str, str] = {}
+    for part in parts:
+        match = _FIELD.fullmatch(part.strip())
+        if match is None:
+            return None
+        key = match["key"].lower().replace(" ", "")
+        if key in out:
+            return None
+        out[key] = _unquote(match["value"].strip("*_ \t"))
+    return out
 
 
 def _bare(text: str, start: int, end: int) -> _Item | None:
@@ -521,6 +579,9 @@ def _bare(text: str, start: int, end: int) -> _Item | None:
             return _Item([], start, end)  # a Markdown table rule: structure
         if len(parts) > 2 and not parts[0].strip() and not parts[-1].strip():
             parts = parts[1:-1]  # a Markdown table row's outer pipes
+    labelled = _fields(parts) if len(parts) >= 2 else None
+    if labelled is not None:
+        return _from_object(labelled, start, end)
     parts = [_unquote(p) for p in parts]
     if len(parts) < 3:
         return None
@@ -529,20 +590,54 @@ def _bare(text: str, start: int, end: int) -> _Item | None:
     return _Item(parts, start, end)
 
 
+class _Block:
+    """The ``Key: value`` lines of one item being read (rule 5)."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, str] = {}
+        self.start = self.end = 0
+
+    def add(self, key: str, value: str, start: int, end: int, found: _Found) -> None:
+        if key in self.fields:
+            self.flush(found)
+        if not self.fields:
+            self.start = start
+        self.fields[key] = value
+        self.end = end
+
+    def flush(self, found: _Found) -> None:
+        if self.fields:
+            found.items.append(_from_object(self.fields, self.start, self.end))
+            self.fields = {}
+
+
 def _lines(text: str, found: _Found, at_end: bool, finish_length: bool) -> None:
-    """Read ``text`` line by line (rule 4) into ``found``."""
+    """Read ``text`` line by line (rule 5) into ``found``."""
     spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
     spans = [(s, e) for s, e in spans if text[s:e].strip()]
+    block = _Block()
     for number, (start, end) in enumerate(spans):
         last = at_end and number == len(spans) - 1
         while end > start and text[end - 1] in " \t\r":
             end -= 1
         marker = _MARKER.match(text, start, end)
+        if (marker and marker.group().strip()[0].isdigit()) or text.count("\n", block.end, start) > 1:
+            block.flush(found)  # a number or a blank line ends a block
         i = marker.end() if marker else start
         i = _WS.match(text, i, end).end()
         content = text[i:end]
+        found.lines.append(" ".join(content.casefold().split()))
         if _STRUCTURE.fullmatch(content):
             continue
+        field_ = _FIELD.fullmatch(content)
+        if field_ is not None and field_["value"].strip("*_ \t") and not _bare(text, i, end):
+            key = field_["key"].lower().replace(" ", "")
+            block.add(key, _unquote(field_["value"].strip("*_ \t")), i, end, found)
+            if last and finish_length and "\n" not in text[end:]:
+                block.flush(found)
+                found.items[-1].problem = "cut"
+            continue
+        block.flush(found)
         if _NONE.fullmatch(content.strip().rstrip(".!").strip("\"'*`")):
             found.said_none = True
             continue
@@ -563,22 +658,140 @@ def _lines(text: str, found: _Found, at_end: bool, finish_length: bool) -> None:
         label = _LABEL.match(text, i, end)
         j = label.end() if label else i
         if j < end and text[j] in "([":
-            before = len(found.items)
-            unclosed = _groups(text, j, end, found.items)
+            groups, unclosed = _line_groups(text, j, end)
             if unclosed and last:
-                found.items[-1].problem = "cut"
+                groups[-1].problem = "cut"
                 found.cut = "an unclosed tuple"
-            if len(found.items) > before or unclosed:
+            found.items += groups
+            if groups:
                 continue
         item = _bare(text, i, end)
         if item is None:
             found.text_lines += 1
+            found.text_end = end
             continue
         if item.elements == []:
             continue
         if last and finish_length and "\n" not in text[end:]:
             item.problem = "cut"
         found.items.append(item)
+    block.flush(found)
+
+
+# -- what the prompt showed ------------------------------------------------------------------------
+
+
+def _norm(value: str) -> str:
+    return " ".join(value.casefold().split())
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a prompt showed the model: tuples a reply must not copy, and the labels that start an input block.
+
+    Parameters
+    ----------
+    tuples : frozenset of tuple of str
+        Normalised (case-folded, whitespace collapsed) tuples: placeholders, examples, demonstrations'
+        outputs, ontology signatures, each with its first three elements when it has more.
+    labels : tuple of str
+        Line starts that open a new input block (``Sentence:``): a reply is read up to the first one.
+    own_text : str
+        The item's own text: a shown tuple whose arguments (all but the relation) occur in it is
+        supported, and kept.
+    """
+
+    tuples: frozenset[tuple[str, ...]] = frozenset()
+    labels: tuple[str, ...] = ()
+    own_text: str = ""
+
+    @classmethod
+    def of(cls, tuples: Iterable[Sequence[str]], labels: Iterable[str] = (), own_text: str = "") -> Shown:
+        """Make one from raw tuples (normalised here, with their three-element heads).
+
+        Parameters
+        ----------
+        tuples : iterable of sequence of str
+            The tuples shown.
+        labels : iterable of str
+            Input-block labels (blank ones are dropped).
+        own_text : str
+            The item's own text.
+
+        Returns
+        -------
+        Shown
+            The normalised record.
+
+        Examples
+        --------
+        >>> sorted(Shown.of([("Subject", "relation", "object", "further objects ...")]).tuples)
+        [('subject', 'relation', 'object'), ('subject', 'relation', 'object', 'further objects ...')]
+        """
+        made: set[tuple[str, ...]] = set()
+        for values in tuples:
+            normal = tuple(_norm(v) for v in values)
+            if len(normal) >= 2 and any(normal):
+                made.add(normal)
+                if len(normal) > 3:
+                    made.add(normal[:3])
+        return cls(frozenset(made), tuple(label.strip() for label in labels if label.strip()), own_text)
+
+    def copied(self, arguments: Sequence[str]) -> bool:
+        """Whether ``arguments`` repeat a shown tuple that the item's own text does not support (rule 7).
+
+        Parameters
+        ----------
+        arguments : sequence of str
+            Subject, relation, objects.
+
+        Returns
+        -------
+        bool
+            True for a copy.
+        """
+        normal = tuple(_norm(a) for a in arguments)
+        if normal not in self.tuples:
+            return False
+        own = _norm(self.own_text)
+        return not all(a in own for number, a in enumerate(normal) if number != 1 and a)
+
+
+def tuples_in(text: str) -> list[tuple[str, ...]]:
+    """Every tuple-like piece anywhere in ``text``: bracket groups of two or more elements (split as rule 5
+    splits them) and JSON values of the shapes of rule 4 (what a prompt shows as placeholders and examples).
+
+    Parameters
+    ----------
+    text : str
+        A prompt's text (instruction, examples).
+
+    Returns
+    -------
+    list of tuple of str
+        The tuples, in order of their opening bracket.
+
+    Examples
+    --------
+    >>> tuples_in("Write tuples (subject; relation; object), e.g. [`A`, `B`, `C`].")
+    [('subject', 'relation', 'object'), ('A', 'B', 'C')]
+    """
+    out: list[tuple[str, ...]] = []
+    for match in re.finditer(r"[(\[{]", text):
+        i = match.start()
+        items: list[_Item] = []
+        try:
+            if text[i] != "(" and _json_value(text, i, items) is not None:
+                out += [tuple(x.elements) for x in items if x.elements]
+                continue
+        except (ValueError, _Cut):
+            pass
+        close = _close(text, i, len(text)) if text[i] != "{" else None
+        if close is not None and "\n" not in text[i:close]:
+            item = _split(text[i + 1: close - 1], i, close)
+            if item.elements and len(item.elements) >= 2:
+                out.append(tuple(item.elements))
+    return out
 
 
 # -- the reply -----------------------------------------------------------------------------------
@@ -591,6 +804,22 @@ def _regions(text: str) -> tuple[str, list[tuple[int, int]]]:
     return text, fences
 
 
+def _follow_up(text: str, labels: Sequence[str]) -> tuple[int, str]:
+    """Where the first line that opens a new input block starts (after some other text; rule 2), and its label."""
+    if not labels:
+        return len(text), ""
+    seen = False
+    for match in re.finditer(r"[^\n]+", text):
+        line = match.group().strip()
+        if not line:
+            continue
+        label = next((x for x in labels if line.startswith(x)), None)
+        if label is not None and seen:
+            return match.start(), label
+        seen = True
+    return len(text), ""
+
+
 def _read(text: str, start: int, end: int, finish_length: bool) -> _Found:
     found = _Found()
     sub = text[start:end]
@@ -599,6 +828,8 @@ def _read(text: str, start: int, end: int, finish_length: bool) -> _Found:
     for item in found.items:
         item.start += start
         item.end += start
+    if found.text_end >= 0:
+        found.text_end += start
     return found
 
 
@@ -622,7 +853,57 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None = None) -> Parsed:
+def summary(extractions: int, rejected: Sequence[Rejected], text_lines: int = 0) -> str:
+    """The one-line count of a reply's reading: extractions, rejected items by cause, lines of other text.
+
+    Parameters
+    ----------
+    extractions : int
+        Extractions kept.
+    rejected : sequence of Rejected
+        Items rejected (each cause named, :data:`CAUSES`).
+    text_lines : int
+        Lines of other text.
+
+    Returns
+    -------
+    str
+        E.g. ``1 extraction; 2 items rejected (1 copied from the prompt, 1 too few elements)``.
+
+    Examples
+    --------
+    >>> summary(1, [Rejected("copied"), Rejected("too_few")])
+    '1 extraction; 2 items rejected (1 copied from the prompt, 1 too few elements)'
+    """
+    parts = [_plural(extractions, "extraction")]
+    if rejected:
+        what = ", ".join(f"{n} {CAUSES[c]}" for c, n in sorted(Counter(r.cause for r in rejected).items()))
+        parts.append(f"{_plural(len(rejected), 'item')} rejected ({what})")
+    if text_lines:
+        parts.append(f"{_plural(text_lines, 'line')} of other text")
+    return "; ".join(parts)
+
+
+def _repeats(found: _Found) -> int:
+    """How many lines read repeat an earlier one (the line cut at the end aside)."""
+    lines = [line for line in found.lines[:-1] if line]
+    return len(lines) - len(set(lines))
+
+
+def _cut_reason(found: _Found, rejected: Sequence[Rejected]) -> str:
+    """Why a reply stopped at max_tokens, told apart (rule 8): a loop, prose, inside an item, or after one."""
+    why = "cut at max_tokens (finish_reason length)"
+    repeated = _repeats(found)
+    if repeated >= 3 and repeated * 3 >= len(found.lines):
+        return f"{why}: it repeats itself ({_plural(repeated, 'line')} repeat an earlier one), more tokens will not end it"
+    if any(r.cause == "cut" for r in rejected):
+        return f"{why} mid-item ({found.cut or 'an item on the last line'})"
+    if found.text_end > max((x.end for x in found.items), default=-1):
+        return f"{why} in prose after the last item"
+    return why
+
+
+def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None = None, shown: Shown | None = None) -> Parsed:
     """Read extractions from one reply (the rules of :data:`PARSE_RULES`).
 
     Parameters
@@ -633,6 +914,9 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
         ``triple``: exactly three elements; ``nary``: two or more (OpenIE tasks).
     finish_reason : str or None
         The server's ``finish_reason``; ``"length"`` marks the reply truncated.
+    shown : Shown or None
+        What the prompt showed (rules 2 and 7): its input-block labels and the tuples a reply must not
+        copy; None: nothing.
 
     Returns
     -------
@@ -655,15 +939,25 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
     ('empty', 'unparsable')
     >>> parse_reply('[["a", "b", "c"], ["d", "e', finish_reason="length").outcome
     'truncated'
+    >>> parse_reply("(Subject; relation; object)\\n(Obama; born in; Hawaii)",
+    ...             shown=Shown.of([("subject", "relation", "object")], own_text="Obama was born in Hawaii.")).reason
+    '1 extraction; 1 item rejected (1 copied from the prompt)'
     """
     if arity not in ARITIES:
         raise InputError.option("arity", arity, f"one of {', '.join(ARITIES)}")
+    shown = shown or Shown()
     finish_length = finish_reason == "length"
     if not text.strip():
         if finish_length:
             return Parsed("truncated", "cut at max_tokens before any text (finish_reason length)")
         return Parsed("unparsable", "the reply is empty")
     cleaned, fences = _regions(text)
+    stop, label = _follow_up(cleaned, shown.labels)
+    ignored = ""
+    if stop < len(cleaned):
+        ignored = f"; read up to line {cleaned.count(chr(10), 0, stop) + 1}, where the model began a new {label!r} block"
+        cleaned, fences = cleaned[:stop], [(a, min(b, stop)) for a, b in fences if a < stop]
+        finish_length = False  # the answer ended before the block the model invented
     found = _Found()
     for start, end in fences:
         part = _read(cleaned, start, end, finish_length)
@@ -671,33 +965,31 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
         found.cut = found.cut or part.cut
         found.said_none = found.said_none or part.said_none
         found.text_lines += part.text_lines
+        found.text_end = max(found.text_end, part.text_end)
+        found.lines += part.lines
     if not found.items and not found.said_none:
         found = _read(cleaned, 0, len(cleaned), finish_length)
     extractions, rejected = [], []
     for item in found.items:
         cause = _judge(item, arity)
+        if cause == "cut" and not finish_length:
+            cause = "unclosed"  # the reply ends inside it, but not at max_tokens: the model wrote it so
+        if cause is None and shown.copied(item.elements or ()):
+            cause = "copied"
         if cause is None:
             extractions.append(Extraction(tuple(item.elements or ()), (item.start, item.end)))
         else:
             rejected.append(Rejected(cause, (item.start, item.end)))
-    causes = Counter(r.cause for r in rejected)
-    parts = [_plural(len(extractions), "extraction")]
-    if rejected:
-        what = ", ".join(f"{n} {_CAUSES[c]}" for c, n in sorted(causes.items()))
-        parts.append(f"{_plural(len(rejected), 'item')} rejected ({what})")
-    if found.text_lines:
-        parts.append(f"{_plural(found.text_lines, 'line')} of other text")
-    summary = "; ".join(parts)
-    if finish_length or found.cut:
-        why = "cut at max_tokens (finish_reason length)" if finish_length else f"the reply ends inside {found.cut}"
-        return Parsed("truncated", f"{why}: {summary}", tuple(extractions), tuple(rejected))
+    counted = summary(len(extractions), rejected, found.text_lines) + ignored
+    if finish_length:
+        return Parsed("truncated", f"{_cut_reason(found, rejected)}: {counted}", tuple(extractions), tuple(rejected))
     if extractions:
-        return Parsed("ok", summary, tuple(extractions), tuple(rejected))
+        return Parsed("ok", counted, tuple(extractions), tuple(rejected))
     if found.said_none and not rejected:
-        return Parsed("empty", "the model said there is no extraction")
+        return Parsed("empty", "the model said there is no extraction" + ignored)
     if not found.items:
-        return Parsed("unparsable", f"no tuple, list or JSON found in {_plural(found.text_lines, 'line')} of text")
-    return Parsed("unparsable", f"no extraction: {summary}", (), tuple(rejected))
+        return Parsed("unparsable", f"no tuple, list or JSON found in {_plural(found.text_lines, 'line')} of text{ignored}")
+    return Parsed("unparsable", f"no extraction: {counted}", (), tuple(rejected))
 
 
 def direct(extractions: Sequence[Any], *, arity: str = "triple", source: str = "<callable>") -> Parsed:
@@ -752,8 +1044,5 @@ def direct(extractions: Sequence[Any], *, arity: str = "triple", source: str = "
             rejected.append(Rejected(cause))
     if not kept and not rejected:
         return Parsed("empty", "the callable returned no extraction")
-    summary = _plural(len(kept), "extraction")
-    if rejected:
-        what = ", ".join(f"{n} {_CAUSES[c]}" for c, n in sorted(Counter(r.cause for r in rejected).items()))
-        summary += f"; {_plural(len(rejected), 'item')} rejected ({what})"
-    return Parsed("ok" if kept else "unparsable", summary if kept else f"no extraction: {summary}", tuple(kept), tuple(rejected))
+    counted = summary(len(kept), rejected)
+    return Parsed("ok" if kept else "unparsable", counted if kept else f"no extraction: {counted}", tuple(kept), tuple(rejected))
