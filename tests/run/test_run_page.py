@@ -35,11 +35,11 @@ def test_the_run_page_sets_the_model_beside_the_published_systems(built, tmp_pat
     captured = capsys.readouterr()
     page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
     assert "OpenIE-5" in page and "ClausIE" in page  # published systems
-    assert "chat:replay (carb/test)" in page
+    assert "model: chat:replay" in page
     f1 = re.search(r"carb/test: .*f1 ([0-9.]+)", captured.out)
     assert f1, captured.out
     f1 = f1.group(1)
-    row = re.search(r"chat:replay \(carb/test\)</t[dh]>(.*?)</tr>", page, re.S).group(1)
+    row = re.search(r"this run \(carb/test\)</t[dh]>(.*?)</tr>", page, re.S).group(1)
     assert f"{float(f1):.3f}" in row
     assert "page:" in captured.err and "report.html" in captured.err
 
