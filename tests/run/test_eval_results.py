@@ -90,8 +90,10 @@ def test_a_run_becomes_eval_results(tmp_path, carb_results):
         metric = e["dataset"]["task_id"].removeprefix("test_")
         assert e["dataset"] == {"id": f"{hub_org()}/carb", "task_id": f"test_{metric}", "revision": "v1.0.0"}
         assert e["value"] == outcome.result.scores[metric] and e["date"] == "2026-08-22" and "source" not in e
-        assert e["notes"] == (f"triplebench run carb/test; signature {outcome.signature}; parsed replies 641 of 641; "
-                              "confidence returned")
+        definition = ": the area under the precision-recall curve of the model's confidences" if metric == "auc" else \
+            " at the best confidence threshold"
+        assert e["notes"] == (f"triplebench run carb/test; {metric}{definition} (reference definition); signature "
+                              f"{outcome.signature}; parsed replies 641 of 641; confidence returned")
     assert "date: '2026-08-22'" in written["carb"].read_text()  # a string, as the specification asks
     # the reference reader and writer of huggingface_hub give back exactly what was written
     assert eval_result_entries_to_yaml(parse_eval_result_entries(data)) == data
@@ -116,6 +118,7 @@ def test_constant_confidences_leave_the_auc_out(built, tmp_path):
     data = yaml.safe_load(eval_results(results, tmp_path)["carb"].read_text())
     assert [e["dataset"]["task_id"] for e in data] == ["test_f1", "test_precision", "test_recall"]
     assert [e["value"] for e in data] == [results["carb/test"].result.scores[m] for m in ("f1", "precision", "recall")]
+    assert all(f"{m} of every extraction kept (constant confidence" in e["notes"] for e, m in zip(data, ("f1", "precision", "recall")))
 
 
 def test_scores_a_run_did_not_compute_are_left_out_and_none_at_all_is_refused(tmp_path):
@@ -144,6 +147,12 @@ def test_a_sample_run_is_refused(tmp_path, carb_results):
     with pytest.raises(InputError, match="a full run"):
         eval_results(tmp_path / "run", tmp_path)
     assert not (tmp_path / ".eval_results").exists()
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    manifest["limit"] = None  # a manifest that says it per task only
+    manifest["tasks"][0]["sample"] = {"limit": 3, "asked": 3, "of": 641}
+    (tmp_path / "run" / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="a full run"):
+        eval_results(tmp_path / "run", tmp_path)
     with pytest.raises(InputError, match="run manifest"):
         eval_results(tmp_path / "nowhere", tmp_path)
     with pytest.raises(InputError, match="at least one task"):

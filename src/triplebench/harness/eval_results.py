@@ -35,9 +35,11 @@ main score first (:func:`dataset_eval_yaml`). Values are the fractions the resul
 docs fix no scale; the triplebench JSON never holds percent).
 
 Nothing is written that would be a confident wrong number: a ``--limit`` run (a sample, not the
-benchmark) is refused; a score the run could not compute (``None`` or NaN: a judge-only score)
-is left out; and a score named ``auc`` (an area under a confidence-ranked curve) is left out
-when the confidences were constant or mixed. Each entry's ``notes`` carry the run signature (model,
+benchmark: the manifest's ``limit`` or a task's ``sample``) is refused, a refused task is not an
+entry; a score the run could not compute (``None`` or NaN: a judge-only score) is left out; and a
+score named ``auc`` (an area under a confidence-ranked curve) is left out when the confidences were
+constant or mixed. Each entry's ``notes`` name the quantity (:func:`quantity`: the reference
+definition, or every extraction kept when the confidences were constant), the run signature (model,
 prompt digest, data version, package version) and how many replies were parsed.
 """
 
@@ -228,11 +230,49 @@ def _number(value: Any) -> float | None:
     return None if math.isnan(value) or math.isinf(value) else value
 
 
-def _notes(outcome: Outcome) -> str:
+def quantity(metric: str, ranks: bool, confidence: str) -> str:
+    """What a written value is: the reference definition, or every extraction kept when the confidences were constant.
+
+    Parameters
+    ----------
+    metric : str
+        The score name.
+    ranks : bool
+        The task's scores depend on a confidence ranking (it has an AUC).
+    confidence : str
+        Where the run's confidences came from.
+
+    Returns
+    -------
+    str
+        One phrase.
+
+    Examples
+    --------
+    >>> quantity("f1", True, "constant")
+    'f1 of every extraction kept (constant confidence: one threshold)'
+    >>> quantity("f1", True, "log-probabilities")
+    'f1 at the best confidence threshold (reference definition)'
+    >>> quantity("auc", True, "returned")
+    "auc: the area under the precision-recall curve of the model's confidences (reference definition)"
+    >>> quantity("f1", False, "constant")
+    'f1 (reference definition)'
+    """
+    if not ranks:
+        return f"{metric} (reference definition)"
+    if _confidence_ranked(metric):
+        return f"{metric}: the area under the precision-recall curve of the model's confidences (reference definition)"
+    if confidence in ("log-probabilities", "returned"):
+        return f"{metric} at the best confidence threshold (reference definition)"
+    return f"{metric} of every extraction kept (constant confidence: one threshold)"
+
+
+def _notes(outcome: Outcome, metric: str) -> str:
     replies = outcome.replies
     readable = replies.get("ok", 0) + replies.get("empty", 0)
-    return (f"triplebench run {outcome.task}; signature {outcome.signature}; parsed replies {readable:,} of "
-            f"{replies.get('items', 0):,}; confidence {outcome.confidence}")
+    ranks = any(_confidence_ranked(name) for name in outcome.scores)
+    return (f"triplebench run {outcome.task}; {quantity(metric, ranks, outcome.confidence)}; signature {outcome.signature}; "
+            f"parsed replies {readable:,} of {replies.get('items', 0):,}; confidence {outcome.confidence}")
 
 
 def _source(url: str | None, name: str | None, user: str | None, org: str | None) -> dict[str, str] | None:
@@ -286,7 +326,7 @@ def entries(outcomes: Sequence[Outcome], *, revision: str, date: str, source: Ma
                      "value": value, "date": date}
             if source:
                 entry["source"] = dict(source)
-            entry["notes"] = _notes(outcome)
+            entry["notes"] = _notes(outcome, metric)
             out.setdefault(outcome.benchmark, []).append(entry)
     return out, skipped
 
@@ -415,8 +455,12 @@ def _read_run_folder(folder: Path) -> tuple[list[Outcome], str, str, Any]:
         raise InputError(path, None, f"not JSON ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("kind") != MANIFEST_KIND or not isinstance(manifest.get("tasks"), list):
         raise InputError(path, None, f"not a triplebench run manifest (kind {MANIFEST_KIND!r} with tasks)")
-    outcomes = [Outcome.from_manifest(e, path) for e in manifest["tasks"]]
-    return outcomes, str(manifest.get("triplebench") or ""), str(manifest.get("finished") or ""), manifest.get("limit")
+    scored = [e for e in manifest["tasks"] if not (isinstance(e, dict) and e.get("status") == "refused")]
+    outcomes = [Outcome.from_manifest(e, path) for e in scored]
+    limit = manifest.get("limit")
+    if limit is None:
+        limit = next((e["sample"].get("limit") for e in scored if isinstance(e, dict) and isinstance(e.get("sample"), dict)), None)
+    return outcomes, str(manifest.get("triplebench") or ""), str(manifest.get("finished") or ""), limit
 
 
 def eval_results(source: str | Path | Mapping[str, TaskResult], dest: str | Path, *, limit: int | None = None,
@@ -476,7 +520,7 @@ def eval_results(source: str | Path | Mapping[str, TaskResult], dest: str | Path
         id: triplebench/carb
         task_id: test_f1
         revision: v1.0.0
-      value: 0.0399...
+      value: 0.040...
       date: '...'
     <BLANKLINE>
     """
@@ -486,6 +530,8 @@ def eval_results(source: str | Path | Mapping[str, TaskResult], dest: str | Path
     version, finished = installed_version(), None
     if isinstance(source, Mapping):
         outcomes = [Outcome.of(r) for r in source.values()]
+        sampled = [getattr(r, "sample", None) for r in source.values()]
+        limit = limit if limit is not None else next((s.get("limit", "?") if isinstance(s, Mapping) else s for s in sampled if s), None)
     elif isinstance(source, (str, Path)):
         outcomes, ran, finished, manifest_limit = _read_run_folder(Path(source))
         version = ran or version
