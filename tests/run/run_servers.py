@@ -20,7 +20,8 @@ Options: ``delay`` seconds before each reply; ``logprobs``: token log-probabilit
   ``stall``   no answer for ``stall`` seconds       ``malformed``  a body that is not JSON
   ``empty``   content ""                            ``length``     the reply cut in half, finish_reason "length"
   ``drop``    the connection closed without a reply ``404``        HTTP 404 (fatal)
-  ``nullcontent``  message.content null
+  ``nullcontent``  message.content null             ``400``        HTTP 400, llama.cpp's context-length message
+  ``nologprobs``   ``logprobs: null`` even when asked (llama.cpp's server without --logits_all)
 
 ``hold_after``: once that many replies were sent, further requests wait until :meth:`release`
 and are then dropped unanswered (a server that stops answering mid-run). Every answered prompt
@@ -134,6 +135,10 @@ class ModelServer:
             headers = {"Retry-After": "0"} if fault == "429" else {}
             self._send(handler, int(fault), json.dumps({"error": {"message": f"fault {fault}"}}).encode(), headers)
             return
+        if fault == "400":
+            message = "the request exceeds the available context size, try increasing it"
+            self._send(handler, 400, json.dumps({"error": {"code": 400, "message": message, "type": "exceed_context_size_error"}}).encode())
+            return
         if fault == "malformed":
             self._send(handler, 200, b"<html>this is not JSON</html>")
             return
@@ -158,7 +163,9 @@ class ModelServer:
         if chat:
             choice = {"index": 0, "message": {"role": "assistant", "content": None if fault == "nullcontent" else text},
                       "finish_reason": finish}
-            if self.logprobs and body.get("logprobs"):
+            if fault == "nologprobs":
+                choice["logprobs"] = None
+            elif self.logprobs and body.get("logprobs"):
                 choice["logprobs"] = {"content": [{"token": p, "logprob": lp, "bytes": list(p.encode()), "top_logprobs": []}
                                                   for p, lp in zip(pieces, logprobs)]}
         else:

@@ -29,6 +29,7 @@ def gold_of(texts_: list[str]) -> dict[str, set[tuple[str, ...]]]:
 
 class ToyTask(Task):
     benchmark = "toy"
+    uses_confidence = True  # set per instance (a plain attribute here, whatever Task derives it from)
 
     def __init__(self, name: str, texts_: list[str], *, gold: dict | None = None, arity: str = "triple",
                  uses_confidence: bool = True, prompt: Prompt = PROMPT) -> None:
@@ -53,9 +54,10 @@ class ToyTask(Task):
                     handle.write("\t".join([record["id"], *map(str, extraction)]) + "\n")
         return path
 
-    def score(self, records) -> Result:
+    def score(self, records, asked=None) -> Result:
         predicted = {(r["text"], tuple(e[:-1])) for r in records for e in r["extractions"]}
-        gold = {(t, g) for t, gs in self.gold.items() for g in gs}
+        texts_ = None if asked is None else {item.text for item in asked}
+        gold = {(t, g) for t, gs in self.gold.items() for g in gs if texts_ is None or t in texts_}
         hit = len(predicted & gold)
         p = hit / len(predicted) if predicted else 0.0
         r = hit / len(gold) if gold else 0.0

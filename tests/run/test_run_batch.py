@@ -46,7 +46,9 @@ def test_batch_round_trip_scores_like_a_live_run(tmp_path, api, vllm):
         assert run(adapter(server, api), tasks, cache=tmp_path / "b.sqlite", emit_batch=tmp_path / "in.jsonl", quiet=True) == {}
         emitted = [json.loads(x) for x in open(tmp_path / "in.jsonl")]
         assert sorted(json.dumps(e["body"]) for e in emitted) == sorted(map(json.dumps, live_bodies))  # what a live run POSTs
-        assert [e["custom_id"] for e in emitted] == [f"toy/a/{i}" for i in range(6)] + [f"toy/b/{i}" for i in range(4)]
+        keys = [r["key"] for r in map(json.loads, _replies_of(adapter(server, api), tasks, tmp_path))]
+        assert [e["custom_id"] for e in emitted] == [f"toy/a/{i}#{k}" for i, k in enumerate(keys[:6])] + \
+            [f"toy/b/{i}#{k}" for i, k in enumerate(keys[6:])]
         engine(server, tmp_path / "in.jsonl", tmp_path / "out.jsonl", vllm=vllm)
         before = len(server.received)
         batch = run(adapter(server, api), tasks, cache=tmp_path / "b.sqlite", from_batch=tmp_path / "out.jsonl", quiet=True)
@@ -57,16 +59,82 @@ def test_batch_round_trip_scores_like_a_live_run(tmp_path, api, vllm):
         assert batch[name].replies == live[name].replies and batch[name].confidence == live[name].confidence == "log-probabilities"
 
 
-def test_missing_and_failed_lines_are_counted_named_and_the_rest_kept(tmp_path):
+def _replies_of(model, tasks, tmp_path) -> list[str]:
+    """The lines of replies.jsonl of a run (each with its request key)."""
+    run(model, tasks, cache=tmp_path / "keys.sqlite", out=tmp_path / "keys", quiet=True)
+    return (tmp_path / "keys" / "replies.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def _ids(path) -> list[str]:
+    return [json.loads(x)["custom_id"] for x in open(path, encoding="utf-8")]
+
+
+def test_missing_and_retryable_lines_are_counted_named_and_the_rest_kept(tmp_path):
     task = ToyTask("toy/a", texts(5))
     with ModelServer() as server:
         run(adapter(server), [task], cache=tmp_path / "c.sqlite", emit_batch=tmp_path / "in.jsonl", quiet=True)
-        engine(server, tmp_path / "in.jsonl", tmp_path / "out.jsonl", skip={"toy/a/1"}, fail={"toy/a/3"})
-        with pytest.raises(TripleBenchError, match=r"2 of 5 requests have no reply \(1 with an error, 1 absent; first: "
-                                                   r"toy/a/3: server_error boom\); 3 replies were stored in the reply cache"):
+        ids = _ids(tmp_path / "in.jsonl")
+        engine(server, tmp_path / "in.jsonl", tmp_path / "out.jsonl", skip={ids[1]}, fail={ids[3]})
+        with pytest.raises(TripleBenchError, match=r"2 of 5 requests have no reply \(1 with an error another try may not repeat, "
+                                                   rf"1 absent; first: {ids[3]}: server_error boom\); 3 replies were stored in the reply cache"):
             run(adapter(server), [task], cache=tmp_path / "c.sqlite", from_batch=tmp_path / "out.jsonl", quiet=True)
         run(adapter(server), [task], cache=tmp_path / "c.sqlite", emit_batch=tmp_path / "rest.jsonl", quiet=True)
-    assert [json.loads(x)["custom_id"] for x in open(tmp_path / "rest.jsonl")] == ["toy/a/1", "toy/a/3"]
+    assert _ids(tmp_path / "rest.jsonl") == [ids[1], ids[3]]
+
+
+def test_a_line_that_failed_for_good_is_a_failed_item_never_cached(tmp_path):
+    task = ToyTask("toy/a", texts(5))
+    with ModelServer() as server:
+        run(adapter(server), [task], cache=tmp_path / "c.sqlite", emit_batch=tmp_path / "in.jsonl", quiet=True)
+        ids = _ids(tmp_path / "in.jsonl")
+        engine(server, tmp_path / "in.jsonl", tmp_path / "out.jsonl")
+        lines = (tmp_path / "out.jsonl").read_text().split("\n")[:-1]
+        lines = [json.dumps({"custom_id": ids[2], "response": {"status_code": 400, "body": {"error": {"message": "context length"}}}})
+                 if json.loads(x)["custom_id"] == ids[2] else x for x in lines]
+        (tmp_path / "out.jsonl").write_text("\n".join(lines) + "\n")
+        got = run(adapter(server), [task], cache=tmp_path / "c.sqlite", from_batch=tmp_path / "out.jsonl", quiet=True,
+                  out=tmp_path / "run", max_failed=0.2)["toy/a"]
+        assert got.status == "scored" and got.replies["failed"] == 1 and got.result.scores["recall"] == 4 / 5
+        row = [json.loads(x) for x in (tmp_path / "run" / "replies.jsonl").read_text().split("\n")[:-1]][2]
+        assert row["outcome"] == "failed" and row["reason"].endswith("HTTP 400: context length")
+        run(adapter(server), [task], cache=tmp_path / "c.sqlite", emit_batch=tmp_path / "rest.jsonl", quiet=True)
+    assert _ids(tmp_path / "rest.jsonl") == [ids[2]]  # not cached: a later batch asks it again
+
+
+def test_a_batch_of_another_prompt_is_refused_and_nothing_is_cached(tmp_path):
+    """The replies of a batch emitted under one prompt (3 shots) read into a run of another (0 shots): refused, never cached."""
+    from triplebench.harness import Prompt
+    from triplebench.harness.cache import ReplyCache
+    from triplebench.harness.prompts import Demonstration
+
+    shots = Prompt("toy", "1", "{text}", demonstrations=tuple(Demonstration({"text": f"d{i} e f"}, "(d; e; f)") for i in range(3)))
+    with ModelServer() as server:
+        run(adapter(server), [ToyTask("toy/a", texts(3), prompt=shots)], cache=False, emit_batch=tmp_path / "in.jsonl", quiet=True)
+        engine(server, tmp_path / "in.jsonl", tmp_path / "out.jsonl")
+        first = _ids(tmp_path / "out.jsonl")[0]  # the engine wrote the lines in another order
+        with pytest.raises(InputError, match=rf"out.jsonl:1: field 'custom_id': custom_id '{first}' answers {first.split('#')[0]} "
+                           r"under another request than this run's \(another model, decoding or prompt: --shots"):
+            run(adapter(server), [ToyTask("toy/a", texts(3))], cache=tmp_path / "c.sqlite", from_batch=tmp_path / "out.jsonl", quiet=True)
+        with pytest.raises(InputError, match="is no request of this run"):
+            run(adapter(server), [ToyTask("toy/b", texts(3))], cache=False, from_batch=tmp_path / "out.jsonl", quiet=True)
+    cache = ReplyCache(tmp_path / "c.sqlite")
+    assert len(cache) == 0
+    cache.close()
+
+
+def test_batch_lines_split_on_newline_only_and_a_long_line_is_refused_after_reading_its_cap(tmp_path):
+    body = {"choices": [{"message": {"content": "(a\u2028b; r\u0085s; c)"}, "finish_reason": "stop"}]}
+    path = tmp_path / "out.jsonl"
+    path.write_text(json.dumps({"custom_id": "x", "response": {"status_code": 200, "body": body}}, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    with ModelServer() as server:
+        assert read_batch(path, adapter=adapter(server)).replies["x"].text == "(a\u2028b; r\u0085s; c)"
+        long = json.dumps({"custom_id": "y", "pad": "z" * 300})
+        path.write_text(json.dumps({"custom_id": "x", "error": "e"}) + "\n" + long + "\n")
+        with pytest.raises(InputError, match=r"out.jsonl:2: a line longer than 200 bytes"):
+            read_batch(path, adapter=adapter(server), max_line=200)
+        path.write_text(long + "\n")
+        assert "y" in read_batch(path, adapter=adapter(server), max_line=len(long)).errors  # a line of exactly the cap is read
 
 
 def test_read_batch_counts_each_kind_of_line(tmp_path):

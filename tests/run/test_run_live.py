@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-import time
+import json
+import re
 
 import pytest
 from run_servers import ModelServer, replay
@@ -12,7 +13,6 @@ from run_toy import ToyTask, texts
 from triplebench.errors import InputError
 from triplebench.harness import Decoding, ServerAdapter, run
 from triplebench.harness.harness import RunError
-from triplebench.http import EndpointError
 
 
 def adapter(server: ModelServer, api: str = "chat", **decoding) -> ServerAdapter:
@@ -25,7 +25,7 @@ def test_a_deterministic_model_gets_a_perfect_score_and_a_rerun_asks_nothing(tmp
     with ModelServer() as server:
         first = run(adapter(server, api), [task], cache=tmp_path / "c.sqlite", concurrency=4, quiet=True)["toy/a"]
         assert first.result.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
-        assert first.replies == {"items": 20, "ok": 20, "empty": 0, "truncated": 0, "unparsable": 0}
+        assert first.replies == {"items": 20, "ok": 20, "empty": 0, "truncated": 0, "unparsable": 0, "failed": 0}
         assert len(server.received) == 20
         assert server.received[0]["model"] == "toy-model" and server.received[0]["max_tokens"] == 512
         assert ("messages" if api == "chat" else "prompt") in server.received[0]
@@ -87,7 +87,7 @@ def test_retryable_faults_are_retried_and_every_reply_counted(tmp_path):
         got = run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=8, quiet=True,
                   out=tmp_path / "run")["toy/a"]
         assert len(server.answered) == 8
-    assert got.replies == {"items": 8, "ok": 5, "empty": 0, "truncated": 1, "unparsable": 2}
+    assert got.replies == {"items": 8, "ok": 5, "empty": 0, "truncated": 1, "unparsable": 2, "failed": 0}
     assert any("parsed replies 5 of 8" in w for w in got.result.warnings)
     import json
 
@@ -99,19 +99,42 @@ def test_retryable_faults_are_retried_and_every_reply_counted(tmp_path):
     assert by_text[ts[5]]["outcome"] == "truncated" and by_text[ts[5]]["finish_reason"] == "length"
 
 
-def test_a_fatal_error_stops_the_run_quickly_and_keeps_what_was_answered(tmp_path):
+def test_a_request_that_fails_for_good_is_a_counted_kept_item_and_the_run_goes_on(tmp_path):
+    """A reply that is not JSON, an HTTP 400 (a prompt over the context length) and a stall past every retry fail
+    their own request only: each is an item with outcome "failed" and its reason, never cached; the task is scored."""
     ts = texts(40)
-    with ModelServer(faults={ts[10]: ["malformed"]}, delay=0.02) as server:
-        start = time.monotonic()
-        with pytest.raises(RunError, match=r"malformed reply \(not JSON\).*replies are in the reply cache .*rerun the same command") as info:
-            run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=2, quiet=True)
-        assert time.monotonic() - start < 3
-        asked_before = len(server.answered)
-        assert asked_before < 39  # the rest were never sent
-        assert isinstance(info.value.__cause__, EndpointError)
-        got = run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=2, quiet=True)["toy/a"]
-        assert sorted(server.answered) == sorted(ts)  # each prompt answered exactly once over both runs
-        assert got.result.scores["f1"] == 1.0
+    faults = {ts[10]: ["malformed"] * 9, ts[11]: ["400"] * 9, ts[12]: ["stall"] * 9}
+    with ModelServer(faults=faults, stall=1.0) as server:
+        slow = ServerAdapter(server.model, server.url, timeout=0.3, retries=1, backoff=0.01)
+        got = run(slow, [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=2, quiet=True, out=tmp_path / "run")["toy/a"]
+        assert len(server.answered) == 37
+        server.faults.clear()  # failures were never cached: a rerun asks exactly those three again
+        again = run(slow, [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)["toy/a"]
+        assert sorted(server.answered[37:]) == sorted(ts[10:13]) and again.result.scores["f1"] == 1.0
+    assert got.status == "scored" and got.replies["failed"] == 3 and got.replies["ok"] == 37
+    assert got.result.scores["precision"] == 1.0 and got.result.scores["recall"] == pytest.approx(37 / 40)
+    assert any("3 failed: no reply" in w for w in got.result.warnings)
+    rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "replies.jsonl").read_text().split("\n")[:-1])}
+    assert rows["10"]["outcome"] == "failed" and "malformed reply (not JSON)" in rows["10"]["reason"] and rows["10"]["reply"] is None
+    assert rows["11"]["outcome"] == "failed" and "HTTP 400" in rows["11"]["reason"] and "exceeds the available context size" in rows["11"]["reason"]
+    assert rows["12"]["outcome"] == "failed" and "timed out" in rows["12"]["reason"]
+    assert "rerun" not in " ".join(r["reason"] for r in rows.values() if r["outcome"] == "failed")
+
+
+def test_past_max_failed_the_task_is_refused_with_the_counts_and_the_others_are_scored(tmp_path):
+    ts = texts(10)
+    with ModelServer(faults={t: ["400"] for t in ts[:2]}) as server:
+        got = run(adapter(server), [ToyTask("toy/a", ts), ToyTask("toy/b", texts(3, offset=50))], cache=False, quiet=True,
+                  max_failed=0.1, out=tmp_path / "run")
+    assert got["toy/a"].status == "refused" and got["toy/a"].result is None and got["toy/a"].signature is None
+    assert re.search(r"2 of 10 requests failed for good, more than max_failed 0.1 \(--max-failed\) allows \(first: .*HTTP 400",
+                     got["toy/a"].reason)
+    assert got["toy/b"].status == "scored" and got["toy/b"]["f1"] == 1.0
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    a, b = manifest["tasks"]
+    assert (a["status"], a["files"], a["scores"], a["replies"]["failed"]) == ("refused", {}, None, 2) and a["reason"] == got["toy/a"].reason
+    assert b["status"] == "scored" and (tmp_path / "run" / b["files"]["result"]).exists()
+    assert manifest["requests"]["failed"] == 2 and not (tmp_path / "run" / "toy" / "a").exists()
 
 
 def test_a_404_fails_fast_naming_the_option(tmp_path):
@@ -122,25 +145,58 @@ def test_a_404_fails_fast_naming_the_option(tmp_path):
         assert len(server.received) == 1
 
 
-def test_a_stall_past_every_retry_names_the_timeout(tmp_path):
-    ts = texts(1)
-    with ModelServer(faults={ts[0]: ["stall"] * 5}, stall=1.0) as server:
-        slow = ServerAdapter(server.model, server.url, timeout=0.2, retries=1, backoff=0.01)
-        with pytest.raises(RunError, match=r"gave up after 2 attempts \(timed out after 0.2s\)"):
-            run(slow, [ToyTask("toy/a", ts)], cache=False, quiet=True)
+def test_a_server_that_is_gone_stops_the_run_and_a_rerun_resumes(tmp_path):
+    with ModelServer() as server:
+        url = server.url
+    with pytest.raises(RunError, match=r"connection refused.*rerun the same command to resume"):
+        run(ServerAdapter("toy-model", url, timeout=1, retries=1, backoff=0.01), [ToyTask("toy/a", texts(3))],
+            cache=tmp_path / "c.sqlite", quiet=True)
 
 
-def test_the_progress_line_counts_and_estimates(tmp_path):
-    stream = io.StringIO()
-    with ModelServer(delay=0.05) as server:
-        from triplebench.harness.exchange import Request
-        from triplebench.harness.harness import ask
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
 
-        requests = [Request(str(i), str(i), [{"role": "user", "content": t}]) for i, t in enumerate(texts(30))]
-        replies, hits, stats = ask(adapter(server), requests, concurrency=2, progress_every=0.2, stream=stream)
-    lines = stream.getvalue().splitlines()
+
+def _progress(stream, faults=None, n=30):
+    from triplebench.harness.exchange import Request
+    from triplebench.harness.harness import ask
+
+    with ModelServer(delay=0.05, faults=faults) as server:
+        requests = [Request(str(i), str(i), [{"role": "user", "content": t}]) for i, t in enumerate(texts(n))]
+        return ask(adapter(server), requests, concurrency=2, progress_every=0.2, stream=stream)
+
+
+def test_the_progress_line_counts_and_estimates_on_a_terminal():
+    stream = Terminal()
+    replies, hits, stats = _progress(stream)
+    lines = stream.getvalue().split("\r")
     assert len(replies) == 30 and not hits and stats.asked == 30 and stats.requests == 30
     assert any("ETA" in line for line in lines) and "30/30 replies (0 cached)" in lines[-1] and "done in" in lines[-1]
+
+
+def test_without_a_terminal_the_progress_is_a_line_every_few_seconds_with_a_true_rate():
+    from triplebench.harness.harness import PLAIN_EVERY
+
+    stream = io.StringIO()
+    replies, _, stats = _progress(stream)
+    lines = stream.getvalue().split("\n")[:-1]
+    assert PLAIN_EVERY >= 5 and len(replies) == 30
+    if stats.wall < PLAIN_EVERY:  # a run shorter than the interval: the closing line only, not one per reply
+        assert len(lines) == 1
+    rate, seconds = re.search(r"replies \(0 cached\), ([\d.]+)/s, done in ([\d.]+)s$", lines[-1]).groups()
+    rate, seconds = float(rate), float(seconds)  # both rounded to 0.1: 30 replies over the seconds shown
+    assert 30 / (seconds + 0.05) - 0.05 <= rate <= 30 / max(seconds - 0.05, 1e-9) + 0.05
+
+
+def test_retries_are_counted_in_the_progress_line_and_the_manifest(tmp_path):
+    ts = texts(4)
+    stream = Terminal()
+    _, _, stats = _progress(stream, faults={t: ["500"] for t in texts(30)[:3]})
+    assert stats.retried == 3 and "3 retries" in stream.getvalue().split("\r")[-1]
+    with ModelServer(faults={ts[0]: ["429", "500"]}) as server:
+        run(adapter(server), [ToyTask("toy/a", ts)], cache=False, quiet=True, out=tmp_path / "run")
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["requests"]["retried"] == 2
 
 
 def test_quiet_prints_nothing(capsys):
@@ -157,27 +213,34 @@ def test_replay_server_scores_exactly_the_replayed_extractions():
     with ModelServer(replay(replies)) as server:
         got = run(adapter(server), [ToyTask("toy/a", ts, gold=gold)], cache=False, quiet=True)["toy/a"]
     assert got.result.scores["precision"] == 1.0 and got.result.scores["recall"] == pytest.approx(3 / 8)
-    assert got.replies == {"items": 4, "ok": 2, "empty": 1, "truncated": 0, "unparsable": 1}
+    assert got.replies == {"items": 4, "ok": 2, "empty": 1, "truncated": 0, "unparsable": 1, "failed": 0}
 
 
 def test_replies_without_a_single_extraction_are_refused_not_scored_zero(tmp_path):
     """A model (or prompt) that never yields an extraction gets no score, whatever its scorer would say of an
-    empty input (ROBUST's would give 0, Text2KGBench's ontology conformance 1): an error that counts the replies."""
+    empty input (ROBUST's would give 0, Text2KGBench's ontology conformance 1): the task is refused with the counts,
+    and another task of the same run is still scored."""
     ts = texts(3)
-    with ModelServer(replay({ts[0]: "None", ts[1]: "I cannot help with that.", ts[2]: "[]"})) as server:
-        with pytest.raises(InputError, match=r"toy/a: not one of the 3 replies holds an extraction \(2 empty, 1 unparsable\); "
-                           r"nothing to score"):
-            run(adapter(server), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)
+    with ModelServer(replay({ts[0]: "None", ts[1]: "I cannot help with that.", ts[2]: "[]"}, default="(q; r; s)")) as server:
+        got = run(adapter(server), [ToyTask("toy/a", ts), ToyTask("toy/b", ["q r s"])], cache=tmp_path / "c.sqlite", quiet=True)
+        assert got["toy/a"].status == "refused" and got["toy/a"].result is None
+        assert re.match(r"not one of the 3 replies holds an extraction \(2 empty, 1 unparsable\); nothing to score", got["toy/a"].reason)
+        assert got["toy/b"].status == "scored" and got["toy/b"]["f1"] == 1.0
         with ModelServer() as other:  # the replies were cached: a rerun with a working model is not blocked by them
             assert run(adapter(other), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", quiet=True)["toy/a"]["f1"] == 1.0
 
 
-def test_the_signature_names_model_and_prompt():
+def test_the_signature_names_model_and_prompt_everywhere(tmp_path):
     with ModelServer() as server:
-        got = run(adapter(server), [ToyTask("toy/a", texts(2))], cache=False, quiet=True)["toy/a"]
+        got = run(adapter(server), [ToyTask("toy/a", texts(2))], cache=False, quiet=True, out=tmp_path / "run")["toy/a"]
+        sampled = run(adapter(server, logprobs=True), [ToyTask("toy/a", texts(4))], cache=False, quiet=True, limit=2)["toy/a"]
     prompt = ToyTask("toy/a", []).prompt
-    assert got.signature == f"toy|set:toy/a|model:chat:toy-model|prompt:toy@1#{prompt.short_digest}|data:toy-1|v:1.0.0"
-    assert got.result.signature == "toy|set:toy/a|data:toy-1|v:1.0.0"  # the scorer's own stays as it was
+    assert got.signature == f"toy|set:toy/a|model:chat:toy-model|prompt:toy@1#{prompt.short_digest}|confidence:constant|data:toy-1|v:1.0.0"
+    assert got.result.signature == got.signature
+    assert json.loads((tmp_path / "run" / "toy/a/result.json").read_text())["signature"] == got.signature
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["tasks"][0]["signature"] == got.signature
+    assert sampled.signature == f"toy|set:toy/a|model:chat:toy-model|prompt:toy@1#{prompt.short_digest}|limit:2|data:toy-1|v:1.0.0"
+    assert sampled.sample == {"limit": 2, "asked": 2, "of": 4} and sampled["recall"] == 1.0  # scored against the asked items' gold
 
 
 @pytest.mark.parametrize("kw, match", [({"concurrency": 0}, "concurrency"), ({"limit": 0}, "limit"),

@@ -30,9 +30,13 @@ def test_the_run_folder(tmp_path):
     assert manifest["cache"] == str(tmp_path / "c.sqlite") and manifest["started"] and manifest["wall_seconds"] >= 0
     a = manifest["tasks"][0]
     prompt = ToyTask("toy/a", []).prompt
-    assert a["prompt"] == {"name": "toy", "version": "1", "digest": prompt.digest, "source": "tests/run/toy.py"}
+    assert a["prompt"] == {"name": "toy", "version": "1", "digest": prompt.digest, "source": "tests/run/toy.py", "label": prompt.label}
+    assert manifest["manifest_version"] == 2 and manifest["decoding"] == Decoding(max_tokens=100).to_dict() and manifest["limit"] is None
+    assert manifest["warnings"] == [] and manifest["requests"]["failed"] == 0 and manifest["requests"]["retried"] == 0
+    assert (a["status"], a["reason"], a["sample"], a["rejected"]) == ("scored", None, None, {"cut": 1})
+    assert a["warnings"] == results["toy/a"].result.warnings and any("parsed replies 4 of 5" in w for w in a["warnings"])
     assert a["data_version"] == "toy-1" and a["arity"] == "triple" and a["confidence"] == "constant"
-    assert a["replies"] == {"items": 5, "ok": 4, "empty": 0, "truncated": 1, "unparsable": 0}
+    assert a["replies"] == {"items": 5, "ok": 4, "empty": 0, "truncated": 1, "unparsable": 0, "failed": 0}
     assert a["extractions"] == {"kept": 4, "by_arity": {"3": 4}, "rejected": {"cut": 1}}
     assert a["files"] == {"predictions": "toy/a/predictions.tsv", "result": "toy/a/result.json"}
     assert a["signature"] == results["toy/a"].signature and a["scores"] == results["toy/a"].result.scores
@@ -44,15 +48,21 @@ def test_the_run_folder(tmp_path):
     assert (out / "toy/a/predictions.tsv").read_text().splitlines()[0] == "0\tw0a\tw0b\tw0c\t1.0"
 
 
+def echo(texts_):
+    return [f"({'; '.join(x.split()[:3])})" for x in texts_]
+
+
 def test_a_rerun_replaces_an_earlier_run_folder_but_no_other_folder(tmp_path):
     out = tmp_path / "run"
     task = ToyTask("toy/a", texts(2))
-    run(lambda t: [f"({'; '.join(x.split()[:3])})" for x in t], [task], out=out, quiet=True)
-    (out / "stale.txt").write_text("x")
+    run(echo, [ToyTask("toy/a", texts(2)), ToyTask("toy/b", texts(2))], out=out, quiet=True)
+    (out / "report.html").write_text("<html>the page the command wrote</html>")
     run(lambda t: ["(a; b; c)"] + ["None"] * (len(t) - 1), [task], out=out, quiet=True)
-    assert not (out / "stale.txt").exists()
     replies = json.loads((out / "manifest.json").read_text())["tasks"][0]["replies"]
     assert (replies["ok"], replies["empty"]) == (1, 1)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
+        "manifest.json", "replies.jsonl", "toy", "toy/a", "toy/a/predictions.tsv", "toy/a/result.json"]  # toy/b and the page went
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # no partial or old folder left beside it
     other = tmp_path / "mine"
     other.mkdir()
     (other / "notes.txt").write_text("keep me")
@@ -61,14 +71,32 @@ def test_a_rerun_replaces_an_earlier_run_folder_but_no_other_folder(tmp_path):
     assert (other / "notes.txt").read_text() == "keep me"
 
 
-def test_a_failing_scorer_leaves_no_folder(tmp_path):
+@pytest.mark.parametrize("extra", ["notes.txt", "toy/a/mine.tsv", "toy/empty/", "toy/b/"])
+def test_a_run_folder_holding_a_file_no_run_wrote_is_refused_naming_it(tmp_path, extra):
+    out = tmp_path / "run"
+    run(echo, [ToyTask("toy/a", texts(2))], out=out, quiet=True)
+    (out / extra).parent.mkdir(parents=True, exist_ok=True)
+    if extra.endswith("/"):
+        (out / extra).mkdir(parents=True)
+    else:
+        (out / extra).write_text("the user's")
+    before = sorted(p.as_posix() for p in out.rglob("*"))
+    with pytest.raises(InputError, match=rf"holds '{extra}', which no run wrote; a run replaces only its own files: move it away "
+                       "or pass another folder to --out"):
+        run(echo, [ToyTask("toy/a", texts(2))], out=out, quiet=True)
+    assert sorted(p.as_posix() for p in out.rglob("*")) == before
+    assert extra.endswith("/") or (out / extra).read_text() == "the user's"
+
+
+def test_a_refusing_scorer_refuses_its_task_only(tmp_path):
     class Broken(ToyTask):
-        def score(self, records):
+        def score(self, records, asked=None):
             raise InputError(None, None, "the scorer refused")
 
-    with pytest.raises(InputError, match="the scorer refused"):
-        run(lambda t: [f"({'; '.join(x.split()[:3])})" for x in t], [Broken("toy/a", texts(2))], out=tmp_path / "run", quiet=True)
-    assert list(tmp_path.iterdir()) == []
+    got = run(echo, [Broken("toy/a", texts(2)), ToyTask("toy/b", texts(2))], out=tmp_path / "run", quiet=True)
+    assert got["toy/a"].status == "refused" and got["toy/a"].reason.endswith("the scorer refused") and got["toy/b"]["f1"] == 1.0
+    assert sorted(p.relative_to(tmp_path / "run").as_posix() for p in (tmp_path / "run").rglob("*") if p.is_file()) == [
+        "manifest.json", "replies.jsonl", "toy/b/predictions.tsv", "toy/b/result.json"]
 
 
 def test_model_specs():

@@ -2,17 +2,19 @@
 
 :func:`emit_batch` writes one request per line::
 
-    {"custom_id": "<task>/<item id>", "method": "POST", "url": "/v1/chat/completions", "body": {...}}
+    {"custom_id": "<task>/<item id>#<request key>", "method": "POST", "url": "/v1/chat/completions", "body": {...}}
 
-(the body exactly as the live run would POST it). :func:`read_batch` reads the engine's output
-file, one line per request::
+(the body exactly as the live run would POST it; the request key, :func:`~.exchange.request_key`,
+binds the line to the model, the decoding, the prompt and the item). :func:`read_batch` reads
+the engine's output file, one line per request::
 
     {"custom_id": ..., "response": {"status_code": 200, "body": {...}}, "error": null}
 
 (vLLM may put the body directly under ``response``; both are read). Lines with an ``error``, a
 non-200 status or a body that is not a reply of the API are counted and named, never scored.
-The replies then go through the reply cache, so a run from a batch is scored exactly like a
-live one.
+A line is at most :data:`MAX_LINE` bytes (read in binary, split on ``\n`` only: U+0085 and
+U+2028 inside a string are text). The run takes a reply only for a ``custom_id`` that is one of
+its own requests, so replies to another prompt (other ``--shots``) are refused, never cached.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ from ..errors import InputError
 from ..http import EndpointError
 from .adapters.server import APIS, ServerAdapter
 from .exchange import Reply, Request
+
+#: the longest line of a batch output file, in bytes (a reply body is kilobytes; a longer line is refused
+#: after reading this much of it, never held whole)
+MAX_LINE = 64 * 2**20
 
 
 def emit_batch(requests: Sequence[Request], path: str | Path, *, adapter: ServerAdapter) -> int:
@@ -76,10 +82,13 @@ class BatchOutput:
         By custom_id, the lines that hold a reply.
     errors : dict of str to str
         By custom_id, why a line holds none.
+    lines : dict of str to int
+        By custom_id, its line number.
     """
 
     replies: dict[str, Reply] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
 
 
 def _error_text(value: object) -> str:
@@ -91,7 +100,24 @@ def _error_text(value: object) -> str:
     return str(value)[:200]
 
 
-def read_batch(path: str | Path, *, adapter: ServerAdapter) -> BatchOutput:
+def _lines(handle, path: Path, limit: int):
+    """``(number, line)`` of a binary file split on ``\n`` only, each line at most ``limit`` bytes."""
+    number = 0
+    while True:
+        raw = handle.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            raise InputError(path, number, f"a line longer than {limit:,} bytes (the most a batch output line may hold); "
+                             "not a batch output of triplebench's requests")
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, number, f"not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def read_batch(path: str | Path, *, adapter: ServerAdapter, max_line: int = MAX_LINE) -> BatchOutput:
     """Read a batch output file (OpenAI Batch API or vLLM ``run_batch``).
 
     Parameters
@@ -100,6 +126,8 @@ def read_batch(path: str | Path, *, adapter: ServerAdapter) -> BatchOutput:
         The output JSONL.
     adapter : ServerAdapter
         Reads each response body (chat or completions).
+    max_line : int
+        The longest line accepted, in bytes.
 
     Returns
     -------
@@ -109,18 +137,18 @@ def read_batch(path: str | Path, *, adapter: ServerAdapter) -> BatchOutput:
     Raises
     ------
     InputError
-        The file cannot be read, a line is not a JSON object with a ``custom_id``, or a
-        custom_id appears twice.
+        The file cannot be read, a line is too long, not UTF-8 or not a JSON object with a
+        ``custom_id``, or a custom_id appears twice.
     """
     path = Path(path)
     out = BatchOutput()
-    seen: dict[str, int] = {}
+    seen = out.lines
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, "rb")
     except OSError as exc:
         raise InputError(path, None, f"cannot read the batch output ({exc.strerror or exc})") from None
     with handle:
-        for number, line in enumerate(handle, 1):
+        for number, line in _lines(handle, path, max_line):
             if not line.strip():
                 continue
             try:

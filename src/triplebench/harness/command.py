@@ -13,7 +13,19 @@ Every request is cached (--cache FILE, default in the per-user cache): a rerun a
 has asked before, a killed run resumes. --emit-batch FILE writes the requests not yet cached as
 OpenAI Batch / vLLM run_batch JSONL and stops; --from-batch FILE reads the engine's output back.
 
-Exit status: 0 success, 2 bad input or a failed model (what was answered stays cached), 130 Ctrl-C.
+Each task is scored on its own. A request that fails for good (an HTTP 4xx such as a prompt over
+the context length, a 5xx through every retry) is kept as a failed item and the run goes on; a
+task with more failed requests than --max-failed allows, or with no extraction at all, is refused
+with its reason. The run ends with a table of what was scored and what was refused.
+
+--prompt FILE runs every task with your prompt (the TOML format of the shipped prompts, e.g.
+benchmarks/carb/prompts/openie.toml: name, version, system, user, [[demonstrations]]); its
+template may use only the fields every task fills ({text} everywhere), and it brings its own
+demonstrations (no --shots). --system TEXT replaces only the system text. Either changes the
+prompt digest in the signature.
+
+Exit status: 0 every task scored, 2 a task refused (the others written) or bad input or a model
+that cannot be reached (what was answered stays cached), 130 Ctrl-C, 143 SIGTERM.
 """
 
 from __future__ import annotations
@@ -25,6 +37,8 @@ from collections.abc import Callable, Sequence
 
 from ..errors import InputError
 from .adapters import FORMS, Decoding, adapter_from_spec
+from .outputs import TaskResult
+from .runner import CONCURRENCY, MAX_FAILED
 from .task import Task
 
 
@@ -58,20 +72,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     server.add_argument("--timeout", type=float, default=300.0, help="seconds of silence before a retry (default 300)")
     server.add_argument("--retries", type=int, default=5, help="retries of a 408/429/5xx/timeout (default 5)")
     decoding = parser.add_argument_group("decoding")
-    decoding.add_argument("--max-tokens", type=int, default=512, help="tokens per reply (default 512)")
+    decoding.add_argument("--max-tokens", type=int, default=512, help="tokens per reply (default 512: a GenRES document's triples fit)")
     decoding.add_argument("--temperature", type=float, default=0.0, help="default 0 (greedy)")
     decoding.add_argument("--top-p", type=float)
     decoding.add_argument("--seed", type=int)
     decoding.add_argument("--stop", action="append", default=[], metavar="TEXT", help="a stop sequence (repeatable)")
     decoding.add_argument("--logprobs", action="store_true", help="ask for token log-probabilities (per-extraction confidence)")
     decoding.add_argument("--extra", metavar="JSON", help="more request-body fields, e.g. '{\"top_k\": 1}'")
+    prompting = parser.add_argument_group("prompt")
+    prompting.add_argument("--prompt", metavar="FILE", help="run every task with this prompt file (TOML, as the shipped prompts)")
+    prompting.add_argument("--system", metavar="TEXT", help="replace the system text of each task's prompt")
     local = parser.add_argument_group("local models (hf:, py:)")
     local.add_argument("--batch-size", type=int, default=8, help="inputs per call (default 8)")
     local.add_argument("--device", default="cpu", help="hf: torch device (default cpu)")
     local.add_argument("--dtype", help="hf: weight dtype (float16, bfloat16)")
     local.add_argument("--receives", choices=("texts", "prompts"), default="texts", help="py: what the callable gets (default texts)")
     flow = parser.add_argument_group("requests")
-    flow.add_argument("--concurrency", type=int, default=16, help="requests in flight (default 16)")
+    flow.add_argument("--concurrency", type=int, default=CONCURRENCY,
+                      help=f"requests in flight (default {CONCURRENCY}: a one-slot local server queues the rest; raise it for vLLM or an API)")
+    flow.add_argument("--max-failed", type=float, default=MAX_FAILED, metavar="SHARE",
+                      help=f"share of a task's requests that may fail for good before the task is refused (default {MAX_FAILED:g})")
     flow.add_argument("--cache", metavar="FILE", help="the reply cache (default: the per-user cache)")
     flow.add_argument("--no-cache", action="store_true", help="ask every request again (and overwrite the cache)")
     flow.add_argument("--emit-batch", metavar="FILE", help="write the uncached requests as batch JSONL and stop")
@@ -95,6 +115,40 @@ def _decoding(args: argparse.Namespace) -> Decoding:
                     seed=args.seed, logprobs=args.logprobs, extra=extra)
 
 
+def _summary(outcome: TaskResult) -> str:
+    """One row of the closing table: the task, scored or refused, and its headline or reason."""
+    replies = outcome.replies
+    counts = (f"{replies.get('items', 0):,} items: {replies.get('ok', 0) + replies.get('empty', 0):,} parsed, "
+              f"{replies.get('failed', 0):,} failed")
+    if outcome.scored:
+        head = next(((k, v) for k, v in outcome.result.scores.items() if isinstance(v, float)), None)
+        shown = f"{head[0]} {head[1]:.4f}" if head else "scored"
+        return f"  {outcome.task:<24} scored   {shown} ({counts})"
+    return f"  {outcome.task:<24} refused  {outcome.reason} ({counts})"
+
+
+def _report(results: dict[str, TaskResult]) -> None:
+    """Each task's scores, reply counts, warnings and signature, then the table of what was scored and refused."""
+    for outcome in results.values():
+        replies = outcome.replies
+        if outcome.scored:
+            scores = "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in outcome.result.scores.items())
+            print(f"{outcome.task}: {scores}")
+        else:
+            print(f"{outcome.task}: refused: {outcome.reason}")
+        print(f"  replies: {replies['ok'] + replies['empty']:,} of {replies['items']:,} parsed ({replies['ok']:,} ok, "
+              f"{replies['empty']:,} empty, {replies['truncated']:,} truncated, {replies['unparsable']:,} unparsable, "
+              f"{replies['failed']:,} failed); confidence: {outcome.confidence}")
+        for warning in outcome.warnings:
+            print(f"  warning: {warning}")
+        if outcome.signature:
+            print(f"  signature: {outcome.signature}")
+    scored = sum(o.scored for o in results.values())
+    print(f"{scored} of {len(results)} tasks scored" + (f", {len(results) - scored} refused:" if scored < len(results) else ":"))
+    for outcome in results.values():
+        print(_summary(outcome))
+
+
 def main(args: argparse.Namespace, find_tasks: Callable[[Sequence[str]], Sequence[Task]],
          page: Callable[[str, Sequence[Task], dict], object] | None = None) -> int:
     """Run the ``run`` command.
@@ -106,43 +160,45 @@ def main(args: argparse.Namespace, find_tasks: Callable[[Sequence[str]], Sequenc
     find_tasks : callable
         Maps the ``--benchmarks`` names to tasks (the registry's).
     page : callable, optional
-        ``page(out, tasks, results)`` writes the run's page into the ``--out`` folder and returns its path.
+        ``page(out, tasks, results)`` writes the run's page into the ``--out`` folder and returns its path
+        (``results``: the scored tasks).
 
     Returns
     -------
     int
-        0 on success, 130 after Ctrl-C (what was answered stays cached; a line on stderr says so).
+        0 when every task was scored, 2 when a task was refused (the others are written, page
+        included), 130 after Ctrl-C and 143 after SIGTERM (what was answered stays cached; a line on
+        stderr says so).
     """
-    from .runner import run
+    from .harness import Terminated
+    from .prompts import load_prompt
+    from .runner import run, with_prompt
 
     adapter = adapter_from_spec(args.spec, model=args.model, url=args.url, api=args.api, decoding=_decoding(args),
                                 key_env=args.key_env, insecure_http=args.insecure_http, timeout=args.timeout, retries=args.retries,
                                 batch_size=args.batch_size, device=args.device, dtype=args.dtype, receives=args.receives)
-    tasks = list(find_tasks(args.benchmarks))
+    tasks = with_prompt(find_tasks(args.benchmarks), load_prompt(args.prompt) if args.prompt else None, args.system)
     if args.eval_results and (args.limit is not None or args.emit_batch):
         raise InputError.option("eval_results", args.eval_results, "a full scored run (no --limit, no --emit-batch)")
     try:
         results = run(adapter, tasks, out=args.out, concurrency=args.concurrency, no_cache=args.no_cache, cache=args.cache,
-                      emit_batch=args.emit_batch, from_batch=args.from_batch, limit=args.limit, quiet=args.quiet)
+                      emit_batch=args.emit_batch, from_batch=args.from_batch, limit=args.limit, max_failed=args.max_failed,
+                      quiet=args.quiet)
+    except Terminated:
+        return 143
     except KeyboardInterrupt:
         return 130
-    for outcome in results.values():
-        replies = outcome.replies
-        scores = "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in outcome.result.scores.items())
-        print(f"{outcome.task}: {scores}")
-        print(f"  replies: {replies['ok'] + replies['empty']:,} of {replies['items']:,} parsed ({replies['ok']:,} ok, "
-              f"{replies['empty']:,} empty, {replies['truncated']:,} truncated, {replies['unparsable']:,} unparsable); "
-              f"confidence: {outcome.confidence}")
-        for warning in outcome.result.warnings:
-            print(f"  warning: {warning}")
-        print(f"  signature: {outcome.signature}")
-    if args.eval_results and results:
+    if not results:
+        return 0
+    _report(results)
+    scored = {name: outcome for name, outcome in results.items() if outcome.scored}
+    if args.eval_results and scored:
         from .eval_results import eval_results
 
-        for path in eval_results(results, args.eval_results).values():
+        for path in eval_results(scored, args.eval_results).values():
             print(f"eval results: {path}", file=sys.stderr)
-    if args.out and results:
-        if page is not None:
-            print(f"page: {page(args.out, tasks, results)}", file=sys.stderr)
+    if args.out:
+        if page is not None and scored:
+            print(f"page: {page(args.out, tasks, scored)}", file=sys.stderr)
         print(f"run folder: {args.out}", file=sys.stderr)
-    return 0
+    return 0 if len(scored) == len(results) else 2

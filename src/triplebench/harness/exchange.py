@@ -71,7 +71,8 @@ class Request:
     key : str
         Its cache key (:func:`request_key`).
     custom_id : str
-        A readable id (``<task>/<item id>`` of the first item that sends it), used in batch files.
+        ``<task>/<item id>#<key>`` of the first item that sends it: the id of its line in batch files,
+        readable and bound to the request (a batch output line is taken only for this exact request).
     sent : str or list of dict
         What the adapter sends: a prompt string or chat messages.
     """

@@ -2,28 +2,45 @@
 
 :func:`ask` looks every request up in the reply cache, then sends the missing ones through the
 adapter with up to ``concurrency`` calls in flight (daemon worker threads pulling from one
-queue; each reply is committed to the cache the moment it arrives). The first failure sets the
-run's cancel event: no worker starts another request, a backoff wait ends at once, replies
-already in flight get :data:`GRACE` seconds to reach the cache, and the run raises
-:class:`RunError` saying how many replies are cached and that a rerun resumes. Ctrl-C
-does the same and re-raises :class:`KeyboardInterrupt` after saying so on stderr; requests in
-flight are abandoned, never half-written.
+queue; each reply is committed to the cache the moment it arrives).
 
-While it runs, a progress line (replies done / total, cached, rate, ETA) goes to stderr every
-``progress_every`` seconds unless ``quiet``: rewritten in place on a terminal, one line per
-update otherwise.
+Two kinds of failure (:func:`request_failure` tells them apart):
+
+* **One request's own** (the server answered it with an HTTP 4xx such as 400 "context length
+  exceeded", kept failing it with a 5xx through every retry, sent a reply that is not one, ran
+  past the reply deadline): the request is recorded as failed with its reason, never cached,
+  and the other requests go on. The run decides what a task does with its failed items.
+* **The run's** (the server cannot be reached, a redirect, a refused key or URL, a Python
+  model that raised): the first one sets the run's cancel event: no worker starts another
+  request, a backoff wait ends at once, replies already in flight get :data:`GRACE` seconds to
+  reach the cache, and :class:`RunError` says how many replies are cached and that a rerun
+  resumes.
+
+Ctrl-C and SIGTERM do the same and re-raise :class:`KeyboardInterrupt` (:class:`Terminated` for
+SIGTERM) after saying on stderr what is cached; requests in flight are abandoned, never
+half-written.
+
+While it runs, a progress line (replies done / total, cached, failed, retries, rate, ETA) goes
+to stderr unless ``quiet``: rewritten in place every ``progress_every`` seconds on a terminal,
+one line every :data:`PLAIN_EVERY` seconds otherwise (a log file gets a line every few seconds,
+not one per reply), and a closing line. The rate counts the replies asked in this call over the
+time since its first request.
 """
 
 from __future__ import annotations
 
+import re
+import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
 from typing import IO
 
 from ..errors import InputError, TripleBenchError
+from ..http import EndpointError, printable
 from .adapters import Adapter
 from .cache import ReplyCache
 from .exchange import Reply, Request
@@ -32,10 +49,49 @@ from .exchange import Reply, Request
 _POLL = 0.1
 #: seconds replies still in flight get to reach the cache after a failure
 GRACE = 5.0
+#: seconds between progress lines when the stream is not a terminal
+PLAIN_EVERY = 10.0
+
+#: an endpoint failure that no request of the run can escape: the server is unreachable, redirects,
+#: or refuses the key, the URL or the model name (HTTP 401, 403, 404, 407), or the run was cancelled
+_RUN_FAILURE = re.compile(r"connection refused|does not resolve|cannot connect|TLS |redirect|proxy|cancelled|HTTP 40[1347]\b")
 
 
 class RunError(TripleBenchError):
-    """The model failed; what was answered is cached (the message says how much)."""
+    """The model failed for the whole run; what was answered is cached (the message says how much)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C's :class:`KeyboardInterrupt`."""
+
+
+def request_failure(exc: BaseException) -> str | None:
+    """Return why one request failed when the failure is its own, None when it stops the run.
+
+    An :class:`~triplebench.http.EndpointError` is the request's own unless it says the server
+    cannot be reached, redirects, refuses the key, URL or model (HTTP 401, 403, 404, 407), or the
+    run was cancelled. Anything else (a Python model that raised, a bug) stops the run.
+
+    Parameters
+    ----------
+    exc : BaseException
+        What the adapter raised.
+
+    Returns
+    -------
+    str or None
+        One line (the server's text escaped), or None.
+
+    Examples
+    --------
+    >>> request_failure(EndpointError("http://h/v1/chat/completions: HTTP 400 Bad Request: context length exceeded"))
+    'http://h/v1/chat/completions: HTTP 400 Bad Request: context length exceeded'
+    >>> request_failure(EndpointError("http://h/v1: gave up after 6 attempts (connection refused by h:80 ...)")) is None
+    True
+    """
+    if not isinstance(exc, EndpointError) or _RUN_FAILURE.search(str(exc)):
+        return None
+    return _message(exc)
 
 
 @dataclass
@@ -51,7 +107,9 @@ class Stats:
     asked : int
         Answered by the model in this call.
     failed : int
-        Requests whose call raised (the run stops at the first).
+        Requests that failed for good (their own failure; see :func:`request_failure`).
+    retried : int
+        Attempts the client repeated (HTTP 408/429/5xx, timeouts, connections lost).
     tokens_in, tokens_out : int
         Prompt and completion tokens of the replies asked (the servers' ``usage``).
     wall : float
@@ -62,6 +120,7 @@ class Stats:
     cached: int = 0
     asked: int = 0
     failed: int = 0
+    retried: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
     wall: float = 0.0
@@ -77,39 +136,94 @@ class Stats:
         return asdict(self)
 
 
+@dataclass
+class Answers:
+    """What :func:`ask` gathered.
+
+    Parameters
+    ----------
+    replies : dict of str to Reply
+        By request key.
+    cached : set of str
+        The keys answered from the cache.
+    failed : dict of str to str
+        By request key, why a request failed for good (never cached).
+    stats : Stats
+        Counts and wall time.
+    """
+
+    replies: dict[str, Reply] = field(default_factory=dict)
+    cached: set[str] = field(default_factory=set)
+    failed: dict[str, str] = field(default_factory=dict)
+    stats: Stats = field(default_factory=Stats)
+
+    def __iter__(self) -> Iterator:
+        """Unpack as ``replies, cached, stats``.
+
+        Returns
+        -------
+        iterator
+            The three values.
+        """
+        return iter((self.replies, self.cached, self.stats))
+
+
 class _Progress:
     """The progress line."""
 
-    def __init__(self, label: str, total: int, cached: int, every: float, stream: IO[str] | None, quiet: bool) -> None:
-        self.label, self.total, self.cached, self.every = label, total, cached, every
+    def __init__(self, adapter: Adapter, total: int, cached: int, every: float, stream: IO[str] | None, quiet: bool) -> None:
+        self.adapter, self.total, self.cached = adapter, total, cached
         self.stream = stream if stream is not None else sys.stderr
-        self.quiet = quiet or every <= 0
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = every if self.tty else max(every, PLAIN_EVERY)
+        self.quiet = quiet or every <= 0
         self.start = self.last = time.monotonic()
-        self.shown = False
 
-    def show(self, asked: int, final: bool = False) -> None:
+    def show(self, stats: Stats, final: bool = False) -> None:
         now = time.monotonic()
-        if self.quiet or (final and not self.shown) or (not final and now - self.last < self.every):
+        if self.quiet or (not final and now - self.last < self.every):
             return
         self.last = now
         elapsed = max(now - self.start, 1e-9)
-        rate = asked / elapsed
-        left = self.total - self.cached - asked
+        rate = stats.asked / elapsed
+        left = self.total - self.cached - stats.asked - stats.failed
         eta = f", ETA {int(left / rate) // 60}:{int(left / rate) % 60:02d}" if rate > 0 and left > 0 else ""
         tail = f", done in {elapsed:.1f}s" if final else eta
-        line = f"{self.label}: {self.cached + asked:,}/{self.total:,} replies ({self.cached:,} cached), {rate:.1f}/s{tail}"
+        failed = f", {stats.failed:,} failed" if stats.failed else ""
+        retried = getattr(self.adapter, "retries", 0)
+        retries = f", {retried:,} retries" if retried else ""
+        line = (f"{self.adapter.label}: {self.cached + stats.asked:,}/{self.total:,} replies ({self.cached:,} cached{failed}{retries}), "
+                f"{rate:.1f}/s{tail}")
         if self.tty:
             print("\r" + line + ("\n" if final else ""), end="", file=self.stream, flush=True)
         else:
             print(line, file=self.stream, flush=True)
-        self.shown = True
 
 
-def ask(adapter: Adapter, requests: Sequence[Request], *, cache: ReplyCache | None = None, concurrency: int = 16,
-        no_cache: bool = False, quiet: bool = False, progress_every: float = 2.0,
-        stream: IO[str] | None = None) -> tuple[dict[str, Reply], set[str], Stats]:
-    """Return a reply for every request: from the cache, else from the model.
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """In the main thread: SIGTERM raises :class:`Terminated` while the block runs (then the old handler is back)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        raise Terminated()
+
+    try:
+        before = signal.signal(signal.SIGTERM, terminate)
+    except (ValueError, OSError):  # no signals here (an embedding interpreter)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def ask(adapter: Adapter, requests: Sequence[Request], *, cache: ReplyCache | None = None, concurrency: int = 1,
+        no_cache: bool = False, quiet: bool = False, progress_every: float = 2.0, stream: IO[str] | None = None) -> Answers:
+    """Return a reply for every request that got one: from the cache, else from the model.
 
     Parameters
     ----------
@@ -126,45 +240,42 @@ def ask(adapter: Adapter, requests: Sequence[Request], *, cache: ReplyCache | No
     quiet : bool
         No progress line.
     progress_every : float
-        Seconds between progress lines.
+        Seconds between progress lines on a terminal (at least :data:`PLAIN_EVERY` elsewhere).
     stream : file or None
         Where progress goes (default stderr).
 
     Returns
     -------
-    replies : dict of str to Reply
-        By request key.
-    cached : set of str
-        The keys answered from the cache.
-    stats : Stats
-        Counts and wall time.
+    Answers
+        Replies, cached keys, failed requests and their reasons, counts (unpacks as
+        ``replies, cached, stats``).
 
     Raises
     ------
     RunError
-        A call failed: the first failure's message, and how many replies are cached.
+        A failure of the run (:func:`request_failure`): its message, and how many replies are cached.
     InputError
         A callable returned something that is not a list of replies (with the same counts).
     KeyboardInterrupt
-        Ctrl-C (after a line on stderr saying what is cached).
+        Ctrl-C or SIGTERM (:class:`Terminated`), after a line on stderr saying what is cached.
     """
     start = time.monotonic()
-    stats = Stats(requests=len(requests))
-    replies: dict[str, Reply] = {}
+    answers = Answers(stats=Stats(requests=len(requests)))
     if cache is not None and not no_cache:
-        replies.update(cache.get_many(r.key for r in requests))
-    hits = set(replies)
-    stats.cached = len(hits)
-    todo = [r for r in requests if r.key not in hits]
+        answers.replies.update(cache.get_many(r.key for r in requests))
+    answers.cached = set(answers.replies)
+    answers.stats.cached = len(answers.cached)
+    todo = [r for r in requests if r.key not in answers.cached]
     if todo:
-        _ask_missing(adapter, todo, replies, cache, stats, max(1, int(concurrency)),
-                     _Progress(adapter.label, len(requests), stats.cached, progress_every, stream, quiet))
-    stats.wall = time.monotonic() - start
-    return replies, hits, stats
+        progress = _Progress(adapter, len(requests), answers.stats.cached, progress_every, stream, quiet)
+        with _sigterm_as_interrupt():
+            _ask_missing(adapter, todo, answers, cache, max(1, int(concurrency)), progress)
+    answers.stats.wall = time.monotonic() - start
+    return answers
 
 
-def _ask_missing(adapter: Adapter, todo: list[Request], replies: dict[str, Reply], cache: ReplyCache | None, stats: Stats,
-                 concurrency: int, progress: _Progress) -> None:
+def _ask_missing(adapter: Adapter, todo: list[Request], answers: Answers, cache: ReplyCache | None, concurrency: int,
+                 progress: _Progress) -> None:
     """Send ``todo`` through the adapter on worker threads (see the module docstring)."""
     size = max(1, adapter.batch_size)
     chunks = [todo[i: i + size] for i in range(0, len(todo), size)]
@@ -175,6 +286,7 @@ def _ask_missing(adapter: Adapter, todo: list[Request], replies: dict[str, Reply
     failures: list[BaseException] = []
     alive = [workers]
     finished = threading.Event()
+    stats, replies = answers.stats, answers.replies
 
     def work() -> None:
         try:
@@ -187,21 +299,31 @@ def _ask_missing(adapter: Adapter, todo: list[Request], replies: dict[str, Reply
                     got = adapter.complete([r.sent for r in chunk])
                     if len(got) != len(chunk):
                         raise TripleBenchError(f"{adapter.label}: {len(got)} replies for {len(chunk)} inputs")
-                    for request, reply in zip(chunk, got):
-                        if cache is not None:
-                            cache.put(request.key, reply)
-                        with lock:
-                            replies[request.key] = reply
-                            stats.asked += 1
-                            stats.tokens_in += reply.prompt_tokens
-                            stats.tokens_out += reply.completion_tokens
                 except BaseException as exc:  # noqa: BLE001 (recorded, re-raised by the main thread)
+                    reason = None if cancel.is_set() else request_failure(exc)
                     with lock:
+                        if reason is not None:
+                            for request in chunk:
+                                answers.failed[request.key] = reason
+                            stats.failed += len(chunk)
+                            continue
                         if not cancel.is_set():
                             failures.append(exc)
-                            stats.failed += len(chunk)
                         cancel.set()
                     return
+                for request, reply in zip(chunk, got):
+                    if cache is not None:
+                        cache.put(request.key, reply)
+                    with lock:
+                        replies[request.key] = reply
+                        stats.asked += 1
+                        stats.tokens_in += reply.prompt_tokens
+                        stats.tokens_out += reply.completion_tokens
+        except BaseException as exc:  # noqa: BLE001 (a cache write failed: recorded, re-raised by the main thread)
+            with lock:
+                if not cancel.is_set():
+                    failures.append(exc)
+                cancel.set()
         finally:
             with lock:
                 alive[0] -= 1
@@ -213,27 +335,35 @@ def _ask_missing(adapter: Adapter, todo: list[Request], replies: dict[str, Reply
         for n in range(workers):
             threading.Thread(target=work, name=f"triplebench-run-{n}", daemon=True).start()
         while not finished.wait(_POLL) and not cancel.is_set():
-            progress.show(stats.asked)
+            progress.show(stats)
         finished.wait(GRACE)  # after a failure: replies in flight still reach the cache
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         cancel.set()
-        where = f"are in the reply cache {cache.path}: rerun the same command to resume" if cache is not None else \
-            "were not cached (no cache): a rerun asks again"
-        print(f"\ninterrupted: {len(replies):,} of {stats.requests:,} replies ({stats.asked:,} asked in this run) {where}",
-              file=sys.stderr, flush=True)
+        what = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+        print(f"\n{what}: {_kept(answers, cache)}", file=sys.stderr, flush=True)
         raise
     finally:
+        stats.retried = getattr(adapter, "retries", 0)
         adapter.close()
     if failures:
-        where = f"{len(replies):,} of {stats.requests:,} replies are in the reply cache {cache.path}: rerun the same command to resume" \
-            if cache is not None else f"{len(replies):,} of {stats.requests:,} replies were received (no cache: not kept)"
         first = failures[0]
+        where = _kept(answers, cache)
         if isinstance(first, InputError):  # the callable's own bad output: still an input error
             raise InputError(first.source, first.line, f"{first.detail}; {where}", first.field) from first
         raise RunError(f"{_message(first)}; {where}") from first
-    progress.show(stats.asked, final=True)
+    progress.show(stats, final=True)
+
+
+def _kept(answers: Answers, cache: ReplyCache | None) -> str:
+    """What a stopped run keeps, and whether a rerun resumes."""
+    stats = answers.stats
+    got = f"{len(answers.replies):,} of {stats.requests:,} replies ({stats.asked:,} asked in this run)"
+    if cache is None:
+        return f"{got} were not cached (no cache): a rerun asks again"
+    return f"{got} are in the reply cache {cache.path}: rerun the same command to resume"
 
 
 def _message(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    """One line, control characters escaped (a server's text reaches a terminal)."""
+    text = printable(str(exc)) or type(exc).__name__
     return text if isinstance(exc, TripleBenchError) else f"{type(exc).__name__}: {text}"

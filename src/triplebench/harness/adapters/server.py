@@ -7,7 +7,8 @@ one ``cancel`` event per run); the URL and key follow :func:`~triplebench.endpoi
 only to loopback hosts unless ``insecure_http``).
 
 Bodies: ``model``, ``messages`` (chat) or ``prompt`` (completions), ``max_tokens``,
-``temperature``, then ``top_p``, ``stop``, ``seed`` when set, log-probabilities when asked for
+``temperature``, then ``top_p``, ``stop`` (the prompt's stop sequences, then the user's), ``seed``
+when set, log-probabilities when asked for
 (chat: ``logprobs: true``; completions: ``logprobs: 1``), then :attr:`Decoding.extra`.
 Log-probabilities come back as (token text, logprob) pairs: chat ``logprobs.content[*]``
 (``bytes`` decoded incrementally when given, so a character split over tokens goes to the token
@@ -25,7 +26,7 @@ from ...endpoints import endpoint
 from ...errors import InputError
 from ...http import EndpointError
 from ..exchange import Reply
-from ..prompts import Prompt
+from ..prompts import Prompt, stop_of, with_stop
 from .base import Adapter, Decoding
 
 #: the two APIs: name -> path under the base URL
@@ -110,8 +111,21 @@ class ServerAdapter(Adapter):
         self.decoding = decoding or Decoding()
         self.base_url, self._key = endpoint("url", url, key_env, insecure_http, key_option="key_env")
         self.url = self.base_url + APIS[api]
-        self.timeout, self.retries, self.backoff = timeout, retries, backoff
+        self.timeout, self.max_retries, self.backoff = timeout, retries, backoff
         self._client = None
+        self._retried = 0  # retries of the clients closed so far
+
+    @property
+    def retries(self) -> int:
+        """Attempts repeated so far (HTTP 408/429/5xx, timeouts, lost connections), over every run of this adapter.
+
+        Returns
+        -------
+        int
+            The client's retry counter (:class:`~triplebench.http.JsonClient`), added up across runs.
+        """
+        current = getattr(self._client, "retries", 0) if self._client is not None else 0
+        return self._retried + (current if isinstance(current, int) else 0)
 
     def identity(self) -> dict[str, Any]:
         """Return kind (the API), the base URL, the model and the decoding parameters.
@@ -140,7 +154,7 @@ class ServerAdapter(Adapter):
         list of dict or str
             What is sent.
         """
-        return prompt.messages(text, **fields) if self.kind == "chat" else prompt.completion(text, **fields)
+        return with_stop(prompt.messages(text, **fields) if self.kind == "chat" else prompt.completion(text, **fields), prompt.stop)
 
     def body(self, sent: Any) -> dict[str, Any]:
         """Return the JSON body of one request (also one line's ``body`` of a batch file).
@@ -160,8 +174,9 @@ class ServerAdapter(Adapter):
                                 "max_tokens": d.max_tokens, "temperature": d.temperature}
         if d.top_p is not None:
             body["top_p"] = d.top_p
-        if d.stop:
-            body["stop"] = list(d.stop)
+        stop = list(dict.fromkeys((*stop_of(sent), *d.stop)))  # the prompt's, then the user's
+        if stop:
+            body["stop"] = stop
         if d.seed is not None:
             body["seed"] = d.seed
         if d.logprobs:
@@ -221,7 +236,7 @@ class ServerAdapter(Adapter):
         """
         from ...http import JsonClient
 
-        self._client = JsonClient(api_key=self._key, timeout=self.timeout, retries=self.retries, backoff=self.backoff,
+        self._client = JsonClient(api_key=self._key, timeout=self.timeout, retries=self.max_retries, backoff=self.backoff,
                                   pool_size=workers, url_option="--url", key_option="--key-env", cancel=cancel)
 
     def complete(self, inputs: Sequence[Any]) -> list[Reply]:
@@ -249,5 +264,6 @@ class ServerAdapter(Adapter):
     def close(self) -> None:
         """Close the kept-alive connections."""
         if self._client is not None:
+            self._retried = self.retries
             self._client.close()
             self._client = None
