@@ -8,7 +8,8 @@ file writer and scorer call); the harness names no benchmark. The flow for one t
     parsed per item <- parse_reply(reply, arity=task.arity)  (confidence filled in)
     records = task.predictions(items, parsed)      # the scorer's input records
     path = task.write_predictions(records, folder) # the benchmark's native file
-    result = task.score(records)                   # the benchmark's Result
+    task.check()                                   # before the first request: what scoring needs is here
+    result = task.score(records, asked=None)       # the benchmark's Result (asked: the items of a --limit sample)
 
 Every extraction handed to :meth:`Task.predictions` has a float confidence: from the token
 log-probabilities of its span where known (:mod:`.confidence`), the callable's own, else
@@ -25,7 +26,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from .parse import ARITIES, Parsed, parse_reply
+from .parse import ARITIES, Parsed, parse_reply, prompt_shown
 from .prompts import Prompt
 
 if TYPE_CHECKING:
@@ -70,20 +71,59 @@ class Task(ABC):
         The versioned prompt.
     arity : {'triple', 'nary'}
         The parse mode (:data:`~triplebench.harness.parse.PARSE_RULES`, rule 5).
-    uses_confidence : bool
-        The scorer ranks extractions by confidence (a curve, an AUC): the result then says when
-        confidences were constant.
+    ranked_scores : tuple of str
+        The scores of the task's result that rank extractions by confidence (CaRB's and OIE2016's
+        ``auc``): with constant confidences they are not the published quantity. Empty elsewhere.
+    takes : tuple of str
+        The scorer options the command may set for this task (``triplebench run --minilm-dir``):
+        :meth:`configure` keeps those given in :attr:`settings`.
+    settings : mapping of str to object
+        The scorer options given (:meth:`configure`); empty by default.
     """
 
     name: str
     benchmark: str
     prompt: Prompt
     arity: str = "triple"
-    uses_confidence: bool = False
+    ranked_scores: tuple[str, ...] = ()
+    takes: tuple[str, ...] = ()
+    settings: Mapping[str, Any] = MappingProxyType({})
 
-    def parse(self, text: str, finish_reason: str | None) -> Parsed:
-        """Read one reply: :func:`~triplebench.harness.parse.parse_reply` with the task's arity.
+    @property
+    def uses_confidence(self) -> bool:
+        """Whether the scorer ranks extractions by confidence (some :attr:`ranked_scores`)."""
+        return bool(self.ranked_scores)
 
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """Keep the scorer options of ``options`` this task :attr:`takes` (:attr:`settings`).
+
+        Parameters
+        ----------
+        options : mapping of str to object
+            Scorer options by name (the command's, None for those not given are left out by the caller).
+        """
+        self.settings = MappingProxyType({name: options[name] for name in self.takes if name in options})
+
+    def check(self) -> None:
+        """Refuse, before the first request, to run a task whose scoring would fail on something knowable now.
+
+        The runner calls it for every task before asking anything. A task names what it needs and
+        lacks (an extra, model files, a topic model, data, an option) and how to get it.
+
+        Raises
+        ------
+        TripleBenchError
+            Something the scorer will need is missing (the default checks nothing: the inputs
+            and the gold were read when the task was made).
+        """
+        return None
+
+    def parse(self, text: str, finish_reason: str | None, item: Item | None = None) -> Parsed:
+        """Read one reply: :func:`~triplebench.harness.parse.parse_reply` with the task's arity and what its prompt showed.
+
+        Tuples the prompt shows (its placeholders, examples and demonstrations'
+        outputs) are rejected as copies unless ``item``'s text supports them, and the reply is read
+        up to a new input block the model invented (:func:`~triplebench.harness.parse.prompt_shown`).
         A benchmark whose replies follow a format of their own (a published prompt asking for
         ``relation(subject, object)``) overrides this with its reader; it must give every reply
         an outcome and a reason as :data:`~triplebench.harness.parse.PARSE_RULES` defines them.
@@ -94,13 +134,17 @@ class Task(ABC):
             The reply.
         finish_reason : str or None
             Why the server stopped (``length``: cut at max_tokens).
+        item : Item or None
+            The item asked (its text supports a tuple the prompt shows); None: no tuple the prompt
+            shows is supported.
 
         Returns
         -------
         Parsed
             The outcome, its reason and the extractions (with their spans in ``text``).
         """
-        return parse_reply(text, arity=self.arity, finish_reason=finish_reason)
+        return parse_reply(text, arity=self.arity, finish_reason=finish_reason,
+                           shown=prompt_shown(self.prompt, item.text if item is not None else ""))
 
     @abstractmethod
     def inputs(self) -> Sequence[Item]:
@@ -168,13 +212,17 @@ class Task(ABC):
         return {}
 
     @abstractmethod
-    def score(self, records: list) -> Result:
+    def score(self, records: list, asked: Sequence[Item] | None = None) -> Result:
         """Score ``records`` with the benchmark's scorer.
 
         Parameters
         ----------
         records : list
             What :meth:`predictions` returned.
+        asked : sequence of Item, optional
+            The items asked when they are a sample of :meth:`inputs` (``--limit``): the records are
+            then scored against the gold of those items only, and the coverage counts what was
+            asked. None: every input was asked.
 
         Returns
         -------

@@ -133,6 +133,9 @@ class Scoring:
         Where the built gold is read from (and the signature's data version).
     normalize, fmt, allow_partial, errors, buckets, subset
         The options of :func:`triplebench.benchmarks.benchie.score`.
+    sample : frozenset of str, optional
+        The sentence ids a ``triplebench run --limit`` sample asked: scored against their gold only
+        (``subset`` chooses the predicted sentences instead).
     """
 
     language: str
@@ -145,6 +148,7 @@ class Scoring:
     errors: bool = False
     buckets: str | None = None
     subset: bool = False
+    sample: frozenset[str] | None = None
 
     def signature(self, index: GoldIndex, fmt: str = "records") -> str:
         """The result's signature (``fmt``: the input's format)."""
@@ -155,7 +159,7 @@ class Scoring:
             "gold": index.gold if self.gold is None else f"{index.gold}@{index.digest[:12]}",
             "norm": self.normalize or "none", "format": fmt,
         }
-        if self.subset:
+        if self.subset or self.sample is not None:
             fields["subset"] = True
         if self.allow_partial:
             fields["partial"] = True
@@ -189,7 +193,10 @@ class Scoring:
         n = len(preds)
         predicted_gold = np.zeros(len(index.sent_ids), dtype=bool)
         predicted_gold[m.sent_idx[known]] = True
-        keep = predicted_gold if self.subset else np.ones(len(index.sent_ids), dtype=bool)
+        if self.sample is not None:
+            keep = np.fromiter((s in self.sample for s in index.sent_ids), dtype=bool, count=len(index.sent_ids))
+        else:
+            keep = predicted_gold if self.subset else np.ones(len(index.sent_ids), dtype=bool)
         tp, fp, fn = int(m.tp[keep].sum()), int(m.fp[keep].sum()), int(m.fn[keep].sum())
         precision, recall, f1 = prf(tp, fp, fn)
         not_nfc, has_han = _script_counts(original, n)
@@ -212,14 +219,15 @@ class Scoring:
             given = set(preds.sent_ids)
             predicted = Coverage(sum(1 for s in given if s in index.sent_pos), len(given))
         n_gold, n_predicted = len(index.sent_ids), int(predicted_gold.sum())
+        n_kept = int(keep.sum())
         coverage = {
             "predicted_sentences": predicted,
-            "gold_sentences": Coverage(n_predicted, n_predicted if self.subset else n_gold),
+            "gold_sentences": Coverage(int((predicted_gold & keep).sum()), n_kept),
         }
-        if self.subset:
+        if self.subset or self.sample is not None:
             counts["split_gold_sentences"] = n_gold
-            warnings.append(f"scored against the gold of the {n_predicted} predicted sentences only, of {n_gold} "
-                            "(subset): not comparable with a score on the whole gold")
+            warnings.append(f"scored against the gold of the {n_kept} {'asked' if self.sample is not None else 'predicted'} "
+                            f"sentences only, of {n_gold} (subset): not comparable with a score on the whole gold")
         elif n_predicted < n_gold:
             warnings.append(f"{n_gold - n_predicted} of {n_gold} gold sentences have no predicted extraction: their "
                             "fact synsets count as misses (recall), as in the reference; to validate on a sample of "

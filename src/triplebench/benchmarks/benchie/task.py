@@ -72,11 +72,17 @@ class BenchieTask(Task):
         """BenchIE's TSV of the task's language."""
         return {"fmt": "benchie", "language": self.language, **self.location.as_options()}
 
-    def score(self, records: list) -> Result:
-        """BenchIE's default facet of the records."""
+    def score(self, records: list, asked: Sequence[Item] | None = None) -> Result:
+        """BenchIE's default facet of the records (of a sample: against the asked sentences' gold only)."""
         from ...registry import load
+        from .scorer import Scoring
 
-        return load("benchie").score(records, language=self.language, **self.location.as_options())
+        benchie = load("benchie")
+        if asked is None:
+            return benchie.score(records, language=self.language, **self.location.as_options())
+        opts = benchie.read_options({"language": self.language, **self.location.as_options()})
+        return Scoring(opts["language"], opts["facet"], None, self.location, opts["normalize"], opts["fmt"], opts["allow_partial"],
+                       sample=frozenset(item.id for item in asked)).run(records)
 
 
 def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:

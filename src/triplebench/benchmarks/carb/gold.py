@@ -3,7 +3,7 @@ the coverage check places predictions in."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .matching import Extractions
+from .matching import Extractions, normalize_key
 
 if TYPE_CHECKING:
     from ...location import DataLocation
@@ -34,11 +34,16 @@ class GoldData:
         the sentences it has).
     source : str
         ``dataset`` or ``custom:<file name>``.
+    sample : (str, int) or None
+        A part of a gold (:func:`sample_gold`): what chose its sentences (``predicted``: those a
+        prediction names, ``subset=True``; ``asked``: the sentences a ``triplebench run --limit``
+        sample asked) and how many gold sentences the whole gold has. None: the whole gold.
     """
 
     extractions: Extractions
     sentences: list[str]
     source: str
+    sample: tuple[str, int] | None = None
 
 
 def _no_context(arguments: list[str]) -> list[str]:
@@ -53,6 +58,32 @@ def _from_rows(rows: list, source: str) -> GoldData:
     predicate = [pred for _, exts in rows for pred, _ in exts]
     arguments = [args for _, exts in rows for _, args in exts]
     return GoldData(Extractions(sentence, predicate, arguments, np.ones(len(predicate))), [t for t, _ in rows], source)
+
+
+def sample_gold(gold: GoldData, sentences: Iterable[str], chosen: str) -> GoldData:
+    """The part of ``gold`` on ``sentences`` (placed by sentence key, as predictions are).
+
+    Parameters
+    ----------
+    gold : GoldData
+        The whole gold.
+    sentences : iterable of str
+        The sentences to keep (any order, repeats allowed).
+    chosen : {'predicted', 'asked'}
+        What chose them (:attr:`GoldData.sample`, with the whole gold's number of sentences with gold extractions).
+
+    Returns
+    -------
+    GoldData
+        The kept sentences' extractions and sentences, in the gold's order; the same source.
+    """
+    keys = frozenset(map(normalize_key, sentences))
+    ext = gold.extractions
+    take = [i for i, s in enumerate(ext.sentence) if normalize_key(s) in keys]
+    part = Extractions([ext.sentence[i] for i in take], [ext.predicate[i] for i in take], [ext.arguments[i] for i in take],
+                       ext.confidence[take])
+    whole = len(set(map(normalize_key, ext.sentence)))
+    return GoldData(part, [s for s in gold.sentences if normalize_key(s) in keys], gold.source, (chosen, whole))
 
 
 def verified_cache(name: str, sources: list[Path], build: Callable[[], Any], check: Callable[[Any], bool]) -> Any:

@@ -13,7 +13,7 @@ import numpy as np
 from ...errors import CoverageError
 from ...scoring.result import Coverage, Result
 from .formats import FORMATS
-from .gold import GoldData, built_gold, corpus_keys, tsv_gold
+from .gold import GoldData, built_gold, corpus_keys, sample_gold, tsv_gold
 from .kernels import Mode
 from .matching import CarbUnits, Encoder, Evaluation, Extractions, GoldSide, Grouping, evaluate, normalize_key
 from .predictions import Loaded, load, paused_gc
@@ -166,21 +166,15 @@ class EncodedGold:
         with paused_gc():
             loaded = load(predictions, fmt)
             if subset:
-                return self.subset(loaded)._score(loaded, allow_partial, len(self.side.keys))
+                return self.subset(loaded)._score(loaded, allow_partial)
             return self._score(loaded, allow_partial)
 
     def subset(self, loaded: Loaded) -> EncodedGold:
         """The gold of the sentences ``loaded`` predicts (validation on a sample of sentences)."""
-        ext = loaded.extractions
-        keys = frozenset(map(normalize_key, dict.fromkeys(ext.sentence)))
-        gold = self.gold.extractions
-        take = [i for i, s in enumerate(gold.sentence) if normalize_key(s) in keys]
-        sub = GoldData(Extractions([gold.sentence[i] for i in take], [gold.predicate[i] for i in take],
-                                   [gold.arguments[i] for i in take], gold.confidence[take]),
-                       [s for s in self.gold.sentences if normalize_key(s) in keys], self.gold.source)
-        return EncodedGold(self.split, self.matcher, self.binary, self.location, gold=sub)
+        part = sample_gold(self.gold, loaded.extractions.sentence, "predicted")
+        return EncodedGold(self.split, self.matcher, self.binary, self.location, gold=part)
 
-    def _score(self, loaded: Loaded, allow_partial: bool, subset_of: int | None = None) -> CarbResult:
+    def _score(self, loaded: Loaded, allow_partial: bool) -> CarbResult:
         ext = loaded.extractions.binarized() if self.binary else loaded.extractions
         grouping = Grouping.of(ext.sentence)
         outside = list(filterfalse(self.split_keys.__contains__, compress(grouping.keys, grouping.kept.tolist())))
@@ -191,7 +185,7 @@ class EncodedGold:
         pred_gold = raw_gold[grouping.raw_id]
         pred_problem = np.where(grouping.kept[grouping.raw_id], 0, -1)
         evaluation = evaluate(self.encoder, self.side, ext, pred_gold, pred_problem, 1)
-        return self._result(loaded, ext, grouping, evaluation, pred_gold, outside, warnings, allow_partial, subset_of)
+        return self._result(loaded, ext, grouping, evaluation, pred_gold, outside, warnings, allow_partial)
 
     def _check_coverage(self, loaded: Loaded, grouping: Grouping, outside: list[str], allow_partial: bool) -> list[str]:
         """The honest-numbers check (module docstring); returns the warnings to attach."""
@@ -237,8 +231,7 @@ class EncodedGold:
                 "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
 
     def _result(self, loaded: Loaded, ext: Extractions, grouping: Grouping, evaluation: Evaluation,
-                pred_gold: np.ndarray, outside: list[str], warnings: list[str], allow_partial: bool,
-                subset_of: int | None) -> CarbResult:
+                pred_gold: np.ndarray, outside: list[str], warnings: list[str], allow_partial: bool) -> CarbResult:
         auc, precision, recall, f1 = evaluation.summary(0)
         kept = grouping.kept
         predicted_sentences = int(kept.sum())
@@ -273,16 +266,17 @@ class EncodedGold:
             "gold_sentences": Coverage(gold_with_predictions, len(self.side.keys)),
         }
         missing = len(self.side.keys) - gold_with_predictions
-        if subset_of is not None:
-            counts["split_gold_sentences"] = subset_of
-            warnings.append(f"scored against the gold of the {len(self.side.keys)} predicted sentences only, of "
-                            f"{subset_of} in the {self.split} split (subset): not comparable with a score on the split")
+        if self.gold.sample is not None:
+            chosen, counts["split_gold_sentences"] = self.gold.sample
+            warnings.append(f"scored against the gold of the {len(self.side.keys)} {chosen} sentences only, of "
+                            f"{counts['split_gold_sentences']} in the {self.split} split (subset): not comparable with a "
+                            "score on the split")
         elif missing:
             warnings.append(f"{missing} of {len(self.side.keys)} gold sentences of the {self.split} split have no "
                             "predicted extraction: they count as misses (recall), as in the reference; to validate on a "
                             "sample of sentences, pass subset=True / --subset")
         result = CarbResult(
-            NAME, self.signature(allow_partial, loaded.format, subset_of is not None),
+            NAME, self.signature(allow_partial, loaded.format, self.gold.sample is not None),
             {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
             counts=counts, coverage=coverage, warnings=warnings,
             details={"curve": evaluation.curve(0)},

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import InputError
 from ...harness import Demonstration, Item, Parsed, Prompt, Task, load_prompt
 from ...io import atomic_write_text
+from .gold import built_gold, sample_gold
 
 if TYPE_CHECKING:
     from ...location import DataLocation
@@ -131,7 +132,8 @@ class OpenIETask(Task):
     location : DataLocation
         Where the gold is read from (the score and the data version).
     score_records : callable
-        ``score_records(records) -> Result``: the benchmark's scorer call.
+        ``score_records(records, asked) -> Result``: the benchmark's scorer call; ``asked`` is None
+        (every sentence was asked) or the items of a sample (scored against their gold only).
     record_fields : callable, optional
         ``record_fields(position) -> dict``: more fields of each record of a sentence (a clique id).
     native : dict, optional
@@ -139,10 +141,11 @@ class OpenIETask(Task):
     """
 
     arity = "nary"
-    uses_confidence = True
+    ranked_scores = ("auc",)
 
     def __init__(self, name: str, benchmark: str, sentences: Sequence[str], prompt: Prompt, location: DataLocation,
-                 score_records: Callable[[list], Result], record_fields: Callable[[int], dict[str, Any]] | None = None,
+                 score_records: Callable[[list, Sequence[Item] | None], Result],
+                 record_fields: Callable[[int], dict[str, Any]] | None = None,
                  native: dict[str, Any] | None = None) -> None:
         self.name, self.benchmark, self.prompt = name, benchmark, prompt
         self.sentences, self.location = list(sentences), location
@@ -178,12 +181,13 @@ class OpenIETask(Task):
         """The options that read the native file (:attr:`native`)."""
         return {**self.native, **self.location.as_options()}
 
-    def score(self, records: list) -> Result:
-        """The benchmark's score of the records."""
-        return self.score_records(records)
+    def score(self, records: list, asked: Sequence[Item] | None = None) -> Result:
+        """The benchmark's score of the records (of a sample: against the asked sentences' gold)."""
+        return self.score_records(records, asked)
 
 
-def tasks(shots: int, location: DataLocation, benchmark: str = "carb") -> tuple[Task, ...]:
+def tasks(shots: int, location: DataLocation, benchmark: str = "carb",
+          sample: Callable[[list[str]], Any] | None = None) -> tuple[Task, ...]:
     """The sentence-level Open IE task of CaRB (``carb/test``: 641 sentences) or OIE2016 (``oie2016/test``):
     the test split's sentences, demonstrations from the same benchmark's dev split, scored by its scorer.
 
@@ -195,6 +199,9 @@ def tasks(shots: int, location: DataLocation, benchmark: str = "carb") -> tuple[
         Where the built data is read from.
     benchmark : {'carb', 'oie2016'}
         Whose test split.
+    sample : callable, optional
+        ``sample(sentences) -> gold``: the scorer's ``gold=`` for a sample of the test sentences
+        (default: CaRB's, :func:`~triplebench.benchmarks.carb.gold.sample_gold` of the test split).
 
     Returns
     -------
@@ -206,5 +213,10 @@ def tasks(shots: int, location: DataLocation, benchmark: str = "carb") -> tuple[
     sentences = location.table(benchmark, "gold", "test", columns=["sentence"]).column("sentence").to_pylist()
     prompt = openie_prompt(dev_demonstrations(shots, location, benchmark))
     scorer = load(benchmark)
-    return (OpenIETask(f"{benchmark}/test", benchmark, sentences, prompt, location,
-                       lambda records: scorer.score(records, split="test", **location.as_options())),)
+    sample = sample or (lambda asked: sample_gold(built_gold("test", location), asked, "asked"))
+
+    def score_records(records: list, asked: Sequence[Item] | None) -> Result:
+        gold = None if asked is None else sample([item.text for item in asked])
+        return scorer.score(records, gold=gold, split="test", **location.as_options())
+
+    return (OpenIETask(f"{benchmark}/test", benchmark, sentences, prompt, location, score_records),)

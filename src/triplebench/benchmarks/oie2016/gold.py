@@ -10,6 +10,7 @@ has no such pair, the build checks it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
@@ -50,6 +51,9 @@ class GoldData:
         ``dataset`` or ``custom:<file name>``.
     collisions : int
         Raw sentences dropped because a later one has the same key.
+    sample : int or None
+        A part of a gold (:func:`sample_gold`): the number of sentences of the whole gold. None:
+        the whole gold.
     """
 
     keys: list[str]
@@ -60,6 +64,7 @@ class GoldData:
     lines: list[int]
     source: str
     collisions: int = 0
+    sample: int | None = None
 
     @property
     def extractions(self) -> int:
@@ -69,6 +74,32 @@ class GoldData:
     def index(self) -> dict[str, int]:
         """Sentence key -> its position."""
         return {key: s for s, key in enumerate(self.keys)}
+
+
+def sample_gold(gold: GoldData, sentences: Iterable[str]) -> GoldData:
+    """The part of ``gold`` on ``sentences`` (by sentence key): the gold of a ``triplebench run --limit`` sample.
+
+    Parameters
+    ----------
+    gold : GoldData
+        The whole gold.
+    sentences : iterable of str
+        The sentences asked (any order).
+
+    Returns
+    -------
+    GoldData
+        Their gold sentences and extractions in the gold's order, the same source, :attr:`~GoldData.sample` set.
+    """
+    asked = frozenset(map(normalize_key, sentences))
+    kept = [s for s, key in enumerate(gold.keys) if key in asked]
+    spans = [range(gold.offsets[s], gold.offsets[s + 1]) for s in kept]
+    offsets = np.zeros(len(kept) + 1, dtype=np.int64)
+    np.cumsum([len(span) for span in spans], out=offsets[1:])
+    flat = [i for span in spans for i in span]
+    return GoldData([gold.keys[s] for s in kept], [gold.sentences[s] for s in kept], offsets, [gold.predicates[i] for i in flat],
+                    [gold.arguments[i] for i in flat], [gold.lines[i] for i in flat], gold.source, gold.collisions,
+                    len(gold.keys))
 
 
 def _grouped(rows: list[tuple[str, list[tuple[str, list[str], int]]]], source: str) -> GoldData:

@@ -186,8 +186,9 @@ def score(predictions: Any, gold: str | PathLike[str] | None, options: dict[str,
     matcher = Matcher.from_options(options)
     if gold is None:
         gold_data = built_gold(options["corpus"], options["split"], options["domain"], location)
-    else:
-        gold_data = file_gold(gold)
+    else:  # a .oie file, or a part of the built gold (a run's sample: sample_gold)
+        gold_data = gold if isinstance(gold, GoldData) else file_gold(gold)
+    built = gold_data.source == "dataset"
     lemmatizer = built_lemmatizer(matcher.lemmatizer, location) if matcher.predicate_check else None
     side = gold_side(gold_data, matcher, lemmatizer) if gold is not None else location.memo(
         NAME, ("side", options["corpus"], options["split"], options["domain"], matcher),
@@ -198,17 +199,19 @@ def score(predictions: Any, gold: str | PathLike[str] | None, options: dict[str,
     offsets, y_true, scores, matched_predictions = _pairs(side, loaded, placement, lemmatizer)
     curve = pr_curve(y_true, scores, gold_data.extractions)
     fields: dict[str, object] = {}
-    if gold is None:
+    if built:
         fields.update(split=options["split"], domain=options["domain"], corpus=options["corpus"])
     else:
         fields["gold"] = gold_data.source
+    if gold_data.sample is not None:
+        fields["subset"] = True
     fields.update(matcher.fields())
     fields["format"] = loaded.format + (f":{options['reverb_sentences']}" if loaded.format == "reverb" else "")
     partial = options["allow_partial"] and (bool(placement.unknown) or placement.placed == 0 or (
         loaded.reverb is not None and 2 * loaded.reverb.agree < loaded.reverb.lines))
     if partial:
         fields["partial"] = True
-    signature = make_signature(NAME, location if gold is None else None, **fields)
+    signature = make_signature(NAME, location if built else None, **fields)
     units = CurveUnits(gold_data.keys, offsets, y_true, scores, np.diff(gold_data.offsets))
     return _result(signature, curve, gold_data, loaded, placement, matched_predictions, warnings, units)
 
@@ -220,6 +223,9 @@ def _result(signature: str, curve: Any, gold: GoldData, loaded: Predictions, pla
     if curve is not None and curve.matched == 0:
         warnings.append("no gold extraction matched: the reference's recall is 0/0 (its .dat prints nan); the scores are 0")
     missing = len(gold.keys) - with_predictions
+    if gold.sample is not None:
+        warnings.append(f"scored against the gold of the {len(gold.keys)} asked sentences only, of {gold.sample} "
+                        "(subset): not comparable with a score on the whole gold")
     if missing and placement.placed:
         warnings.append(f"{missing} of {len(gold.keys)} gold sentences have no predicted extraction: their gold "
                         "extractions count as misses (recall), as in the reference")
@@ -228,6 +234,7 @@ def _result(signature: str, curve: Any, gold: GoldData, loaded: Predictions, pla
                         f"{placement.dropped} extractions were dropped, as in the reference")
     counts = {
         "gold_sentences": len(gold.keys),
+        **({"split_gold_sentences": gold.sample} if gold.sample is not None else {}),
         "gold_extractions": gold.extractions,
         "matched_gold_extractions": curve.matched if curve is not None else 0,
         "predicted_extractions": len(loaded.predicate),
@@ -274,5 +281,5 @@ def check_options(options: dict[str, Any], gold: Any) -> None:
     for option in ("predicate_check", "lemmatizer"):
         if options[option] is not None and name != "lexical":
             raise InputError.option(option, options[option], f"no {option} with matcher {name!r} (lexical only)")
-    if gold is not None and not isinstance(gold, (str, PathLike)):
+    if gold is not None and not isinstance(gold, (str, PathLike, GoldData)):
         raise InputError(None, None, f"expected the path of a .oie gold file, got {type(gold).__name__}", field="gold")

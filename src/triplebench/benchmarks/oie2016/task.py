@@ -5,7 +5,8 @@ instruction (:class:`~triplebench.benchmarks.carb.task.OpenIETask`); ``--shots K
 demonstrations from OIE2016's own dev split (never the test split), its gold tuples written as
 ``(subject; predicate; objects ...)``. The records are CaRB's, the native file the tabbed format
 oie-benchmark's ``benchmark.py --tabbed`` reads, and the score OIE2016's default (lexical matcher,
-the curve and its AUC) on the test split.
+the curve and its AUC) on the test split; a ``--limit`` sample against the gold of the sentences asked
+(:func:`~triplebench.benchmarks.oie2016.gold.sample_gold`).
 """
 
 from __future__ import annotations
@@ -35,4 +36,7 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
     tuple of Task
         One task.
     """
-    return openie.tasks(shots, location, "oie2016")
+    from .gold import built_gold, sample_gold
+
+    return openie.tasks(shots, location, "oie2016",
+                        lambda asked: sample_gold(built_gold("filtered", "test", "all", location), asked))

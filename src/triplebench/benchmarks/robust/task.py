@@ -11,16 +11,19 @@ with no extractions (it can be a clique's worst), not a sentence left out.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...errors import InputError
 from ...io import atomic_write_text
 from ..carb.task import OpenIETask, dev_demonstrations, openie_prompt
 
 if TYPE_CHECKING:
-    from ...harness import Task
+    from ...harness import Item, Task
     from ...location import DataLocation
+    from ...scoring.result import Result
 
 
 def unified(records: Sequence[dict[str, Any]], cliques: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -61,6 +64,10 @@ def unified(records: Sequence[dict[str, Any]], cliques: Sequence[dict[str, Any]]
 class RobustTask(OpenIETask):
     """:class:`~triplebench.benchmarks.carb.task.OpenIETask` over the clique sentences; the native file is unified JSON.
 
+    ROBUST's reference reads no confidence (its AUC ranks nothing): no :attr:`ranked_scores`. A
+    ``--limit`` sample is scored over the cliques whose sentences were all asked (the gold of those
+    cliques); a clique partly asked is left out and counted (``partly_asked_cliques``).
+
     Parameters
     ----------
     cliques : list of dict
@@ -71,6 +78,8 @@ class RobustTask(OpenIETask):
         Demonstrations in the prompt (from CaRB's dev split).
     """
 
+    ranked_scores = ()
+
     def __init__(self, cliques: list[dict[str, Any]], location: DataLocation, shots: int) -> None:
         from ...registry import load
 
@@ -79,11 +88,29 @@ class RobustTask(OpenIETask):
             for sentence in (clique["original"], *clique["paraphrases"]):
                 sentences.append(sentence["sentence"])
                 clique_of.append(int(clique["clique_id"]))
-        robust = load("robust")
         super().__init__("robust/test", "robust", sentences, openie_prompt(dev_demonstrations(shots, location)), location,
-                         lambda records: robust.score(unified(records, cliques), fmt="unified", **location.as_options()),
-                         record_fields=lambda position: {"clique_id": clique_of[position]}, native={"fmt": "unified"})
-        self.cliques = cliques
+                         self._score, record_fields=lambda position: {"clique_id": clique_of[position]}, native={"fmt": "unified"})
+        self.cliques, self.clique_of, self.robust = cliques, clique_of, load("robust")
+
+    def _score(self, records: list, asked: Sequence[Item] | None) -> Result:
+        """ROBUST's score of the records' unified JSON; of a sample, over the cliques whose sentences were all asked."""
+        options = {"fmt": "unified", **self.location.as_options()}
+        if asked is None:
+            return self.robust.score(unified(records, self.cliques), **options)
+        sizes = Counter(self.clique_of)
+        seen = Counter(self.clique_of[int(item.id)] for item in asked)
+        whole = [c for c in self.cliques if seen[int(c["clique_id"])] == sizes[int(c["clique_id"])]]
+        partly = sum(0 < n < sizes[cid] for cid, n in seen.items())
+        if not whole:
+            first = sizes[self.clique_of[0]]
+            raise InputError(None, None, f"{self.name}: the {len(asked):,} sentences asked hold no whole clique (a clique is "
+                             f"scored by its worst sentence; the first has {first}): ask at least {first}", field="limit")
+        result = self.robust.score(unified(records, whole), gold=whole, **options)
+        result.counts["partly_asked_cliques"] = partly
+        if partly:
+            result.warnings.append(f"{partly} clique{'s' if partly > 1 else ''} partly asked left out (a clique is scored by "
+                                   "its worst sentence: all of its sentences are needed)")
+        return result
 
     def write_predictions(self, records: list, folder: Path) -> Path:
         """The unified JSON of the records (the reference scorer's input)."""

@@ -78,7 +78,7 @@ from ...errors import InputError
 from ...metric_spec import MetricSpec
 from ...options import COMMON, Option
 from .formats import ONTOLOGIES
-from .gold import SPLITS, built_suite, chosen_names, file_suite
+from .gold import SPLITS, Suite, built_suite, chosen_names, file_suite
 from .predictions import REPLY_PARSERS, read_predictions
 from .replies import parse_reply
 from .scorer import Text2KGResult, score_replies
@@ -153,13 +153,16 @@ class Text2KG(Benchmark):
         """The ontologies of the built gold exist (a gold folder's are checked when it is read)."""
         if gold is None:
             chosen_names(options["ontology"], ONTOLOGIES)
-        elif not isinstance(gold, (str, PathLike)):
+        elif not isinstance(gold, (str, PathLike, Suite)):
             raise InputError.option("gold", gold, "a folder in Text2KGBench's layout")
 
     def compute(self, predictions: Any, gold: Any, options: dict[str, Any], location: DataLocation) -> Text2KGResult:
         """Read the gold (built, or a folder), then the replies; score them."""
         split, ontology = options["split"], options["ontology"]
-        suite = built_suite(split, ontology, location) if gold is None else file_suite(gold, split, ontology)
+        if isinstance(gold, Suite):  # a part of the built gold (a run's sample: Suite.sample_of)
+            suite = gold
+        else:
+            suite = built_suite(split, ontology, location) if gold is None else file_suite(gold, split, ontology)
         return score_replies(read_predictions(predictions, options["reply_parser"]), suite, options, location)
 
     def dataset(self) -> DatasetBuilder:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,12 +71,39 @@ class Suite:
     known : dict
         Every sentence id of the suite's files read -> its ontology (chosen or not), for the hints
         of a coverage refusal.
+    sample : int or None
+        A part of a suite (:meth:`sample_of`): the number of gold sentences of the whole suite. None: whole.
     """
 
     split: str
     source: str
     ontologies: tuple[OntologyGold, ...]
     known: dict[str, str] = field(repr=False)
+    sample: int | None = None
+
+    def sample_of(self, ids: Iterable[str]) -> Suite:
+        """The gold of the sentences ``ids`` (a ``triplebench run --limit`` sample): each ontology with the
+        sentences asked (its means then divide by those), its verified list cut to them, and the ontologies
+        none of whose sentences were asked left out.
+
+        Parameters
+        ----------
+        ids : iterable of str
+            Sentence ids of this suite.
+
+        Returns
+        -------
+        Suite
+            The part, with :attr:`sample` set.
+        """
+        asked = frozenset(ids)
+        parts = []
+        for onto in self.ontologies:
+            sentences = tuple(s for s in onto.sentences if s["id"] in asked)
+            if sentences:
+                verified = None if onto.verified is None else tuple(i for i in onto.verified if i in asked)
+                parts.append(OntologyGold(onto.ontology, sentences, verified))
+        return replace(self, ontologies=tuple(parts), sample=sum(len(o.sentences) for o in self.ontologies))
 
 
 def _rank(name: str) -> tuple[int, str]:

@@ -201,13 +201,16 @@ def score_replies(replies: Replies, suite: Suite, options: dict[str, Any], locat
     scores = {m: global_sums[m] / width for m in AVERAGE_ORDER}
     return Text2KGResult(
         NAME, _signature(replies, suite, options, location, partial=bool(unknown or silent)), scores,
-        counts={"gold_sentences": len(ids), "answered_sentences": len(rows), "replies": replies.records,
+        counts={"gold_sentences": len(ids), **({} if suite.sample is None else {"split_gold_sentences": suite.sample}),
+                "answered_sentences": len(rows), "replies": replies.records,
                 "duplicate_ids": replies.duplicates, "unknown_ids": len(unknown),
                 "triples": sum(len(r["triples"]) for r in rows), "kept_triples": sum(len(r["kept"]) for r in rows),
                 "empty_replies": sum(not r["triples"] for r in rows)},
         coverage={"reply_ids": Coverage(len(replies.triples) - len(unknown), len(replies.triples)),
                   "gold_sentences": Coverage(len(rows), len(ids))},
-        warnings=_warnings(replies, unanswered, len(ids), unknown, silent),
+        warnings=_warnings(replies, unanswered, len(ids), unknown, silent) + (
+            [] if suite.sample is None else [f"scored against the gold of the {len(ids)} asked sentences only, of {suite.sample} "
+                                             "(subset): not comparable with a score on the whole gold"]),
         details={"ontologies": per_ontology, "sentences": rows, "unanswered": unanswered},
         units=SummedUnits("sentence", ids, stats, AVERAGE_ORDER, _finish(width)),
         suite=suite,
@@ -222,6 +225,8 @@ def _signature(replies: Replies, suite: Suite, options: dict[str, Any], location
     if suite.source != "dataset":
         fields["gold"] = suite.source
     fields.update(reply_parser=options["reply_parser"], format=replies.kind)
+    if suite.sample is not None:
+        fields["subset"] = True
     if partial:
         fields["partial"] = True
     return make_signature(NAME, location if suite.source == "dataset" else None, **fields)

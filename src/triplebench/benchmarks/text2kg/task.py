@@ -18,17 +18,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
-from ...harness import Extraction, Item, Parsed, Prompt, Task
+from ...harness import Item, Parsed, Prompt, Task
+from ...harness.parse import Shown
+from ...harness.parse import parse_reply as parse_text
 from ...io import atomic_write_text
-from .replies import parse_reply
+from .replies import calls, parse_reply
 
 if TYPE_CHECKING:
     from ...location import DataLocation
     from ...scoring.result import Result
 
-#: the item's text is the whole published prompt
-PUBLISHED = Prompt("text2kg-published", "1", "{text}",
-                   source="cenguix/Text2KGBench data/wikidata_tekgen/baselines/prompts (one prompt per sentence)")
+#: the item's text is the whole published prompt; version 2 stops a model that invents the next sentence's block
+PUBLISHED = Prompt("text2kg-published", "2", "{text}",
+                   source="cenguix/Text2KGBench data/wikidata_tekgen/baselines/prompts (one prompt per sentence)",
+                   stop=("\nTest Sentence:", "\nExample Sentence:", "\nCONTEXT:"))
+#: where a published prompt's own sentence begins and ends
+SENTENCE, OUTPUT = "Test Sentence:", "\nTest Output:"
 #: the reply rule of each split (the committed replies of that split were read with it)
 RULE_OF = {"test": "test", "unseen": "unseen"}
 
@@ -59,15 +64,18 @@ class Text2KGTask(Task):
         """The built data's version (its card's)."""
         return self.location.data_version("text2kg") or "unknown"
 
-    def parse(self, text: str, finish_reason: str | None) -> Parsed:
-        """The recovered rule of the split (:mod:`.replies`): ``relation(subject,object)`` calls."""
-        triples = parse_reply(text, RULE_OF[self.split])
-        extractions = tuple(Extraction(tuple(t)) for t in triples)
-        if finish_reason == "length":
-            return Parsed("truncated", f"stopped at max_tokens; {len(extractions)} calls before the cut", extractions)
-        if extractions:
-            return Parsed("ok", f"{len(extractions)} relation(subject,object) calls", extractions)
-        return Parsed("unparsable", "an empty reply" if not text.strip() else "no relation(subject,object) call")
+    def parse(self, text: str, finish_reason: str | None, item: Item | None = None) -> Parsed:
+        """The recovered rule of the split (:mod:`.replies`): ``relation(subject,object)`` calls, read as
+        :data:`~triplebench.harness.parse.PARSE_RULES` reads any reply (up to a block the model invented, copies
+        refused): what the item's prompt shows before its test sentence (the ontology's signatures
+        ``director(film,human)``, the example's output) is a copy unless the test sentence supports it."""
+        shown = Shown.of(())
+        if item is not None:
+            head, _, sentence = item.text.rpartition(SENTENCE)
+            shown = Shown.of((t for t in parse_reply(head, RULE_OF[self.split])), self.prompt.input_labels,
+                             sentence.split(OUTPUT)[0])
+        return parse_text(text, arity="triple", finish_reason=finish_reason, shown=shown,
+                          reader=lambda reply: calls(reply, RULE_OF[self.split]), reads="relation(subject,object) call")
 
     def predictions(self, items: Sequence[Item], parsed: Sequence[Parsed]) -> list[dict[str, Any]]:
         """``{id, triples}`` per sentence (an unanswered one keeps an empty list: it counts 0, as upstream)."""
@@ -83,11 +91,23 @@ class Text2KGTask(Task):
         """The split (the JSON lines are read by their suffix)."""
         return {"split": self.split, **self.location.as_options()}
 
-    def score(self, records: list) -> Result:
-        """Text2KGBench's metrics of the records."""
-        from ...registry import load
+    def check(self) -> None:
+        """The gold and the ontologies the scorer reads are here (the task was made from the ``prompts`` config)."""
+        from .gold import built_suite
 
-        return load("text2kg").score(records, split=self.split, **self.location.as_options())
+        built_suite(self.split, "all", self.location)
+
+    def score(self, records: list, asked: Sequence[Item] | None = None) -> Result:
+        """Text2KGBench's metrics of the records; of a sample, against the asked sentences and their ontologies
+        (:meth:`~.gold.Suite.sample_of`: each ontology's means over its sentences asked)."""
+        from ...registry import load
+        from .gold import built_suite
+
+        options = {"split": self.split, **self.location.as_options()}
+        if asked is None:
+            return load("text2kg").score(records, **options)
+        suite = built_suite(self.split, "all", self.location).sample_of(item.id for item in asked)
+        return load("text2kg").score(records, gold=suite, ontology=",".join(o.name for o in suite.ontologies), **options)
 
 
 def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
