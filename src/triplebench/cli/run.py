@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..options import Option
+
+#: the scorer options ``run`` takes (the scorers' own flags), passed to the tasks that use them
+#: (:attr:`triplebench.harness.task.Task.takes`): model files, a topic model, a live judge
+SCORING = ("minilm_dir", "topic_model", "judge", "judge_url", "judge_model", "judge_api", "judge_key_env", "judge_concurrency",
+           "judge_timeout", "judge_cache")
+
+
+def scoring_options() -> list[Option]:
+    """The declarations of :data:`SCORING`, from the benchmarks that have them (no default: a task's scorer decides).
+
+    Returns
+    -------
+    list of Option
+        In :data:`SCORING` order.
+    """
+    from ..registry import BENCHMARKS, load
+
+    found: dict[str, Option] = {}
+    for benchmark in BENCHMARKS:
+        for option in load(benchmark).options:
+            if option.name in SCORING:
+                found.setdefault(option.name, option.with_default(None))
+    found["topic_model"] = found["topic_model"].with_help("the LDA topic model (.npz) of TS, for a run of one GenRES set "
+                                                          "[default: each set's, trained once from the corpora config]")
+    found["judge"] = found["judge"].with_help("a live judge for the scores that need one (GenRES FS/GS: openai, an "
+                                              "OpenAI-compatible server); without it they are not scored")
+    return [found[name] for name in SCORING]
 
 
 def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) -> None:
-    """The ``run`` arguments: the harness's, the prompts' demonstrations and where the data is."""
+    """The ``run`` arguments: the harness's, the prompts' demonstrations, the scorers' options and where the data is."""
     from ..harness.command import configure as configure_run
+    from ..options import add_arguments
 
     configure_run(parser)
+    add_arguments(parser.add_argument_group("scoring (each option goes to the tasks whose scorer uses it)"), scoring_options())
     parser.add_argument("--shots", type=int, default=0, metavar="K",
                         help="demonstrations per prompt, from each benchmark's dev split (default 0)")
     parser.add_argument("--data", metavar="DIR", help="the built datasets to read inputs and gold from (default: where scoring finds them)")
@@ -31,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.command import main
     from ..harness.tasks import find_tasks
     from ..location import DataLocation
+    from ..options import from_namespace, validate
     from ..reports.run_page import write_run_page
 
     location = DataLocation.from_options({"data": args.data, "data_version": args.data_version})
@@ -38,9 +72,14 @@ def run(args: argparse.Namespace) -> int:
         from ..harness.lm_eval import command as lm_eval_command
 
         return lm_eval_command(args, location)
-    page = partial(write_run_page, bootstrap=args.bootstrap)
+    specs = scoring_options()
+    options: dict[str, Any] = {name: value for name, value in validate(specs, from_namespace(specs, args), where="run").items()
+                               if value is not None}
+    if args.insecure_http and "judge" in options:  # plain http to a non-loopback judge, as to the model's server
+        options["insecure_http"] = True
+    page = partial(write_run_page, bootstrap=args.bootstrap, location=location)
     if args.out and importlib.util.find_spec("matplotlib") is None:  # the page's figures; the run folder does not need it
         print("triplebench: note: the run folder gets no report.html (its figures need matplotlib): "
               "pip install 'triplebench[report]'", file=sys.stderr)
         page = None
-    return main(args, lambda names: find_tasks(names, shots=args.shots, location=location), page=page)
+    return main(args, lambda names: find_tasks(names, shots=args.shots, location=location, options=options), page=page)

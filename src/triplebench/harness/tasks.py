@@ -7,8 +7,8 @@ benchmark that has tasks). The harness names no benchmark: it asks each one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 
@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from .task import Task
 
 
-def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation | None = None) -> list[Task]:
-    """The tasks ``names`` name, in the order named (a benchmark's in its own order).
+def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation | None = None,
+               options: Mapping[str, Any] | None = None) -> list[Task]:
+    """The tasks ``names`` name, in the order named (a benchmark's in its own order), configured with ``options``.
 
     Parameters
     ----------
@@ -28,6 +29,9 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
         Demonstrations per prompt, from each benchmark's dev split (a benchmark without one refuses).
     location : DataLocation, optional
         Where the inputs and the gold are read from (default: the default search).
+    options : mapping of str to object, optional
+        Scorer options (``minilm_dir``, a judge's, ...): each task keeps those it
+        :attr:`~triplebench.harness.task.Task.takes` (:meth:`~triplebench.harness.task.Task.configure`).
 
     Returns
     -------
@@ -37,7 +41,8 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
     Raises
     ------
     InputError
-        An unknown benchmark or task, a benchmark that cannot be run (the message names those that can).
+        An unknown benchmark or task, a benchmark that cannot be run (the message names those that can),
+        or an option no chosen task takes.
 
     Examples
     --------
@@ -77,4 +82,11 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
                                         + f" ({name} has no run tasks: see its card)")
         for task in found:
             chosen.setdefault(task.name, task)
-    return list(chosen.values())
+    tasks = list(chosen.values())
+    options = dict(options or {})
+    for option, value in options.items():
+        if not any(option in task.takes for task in tasks):
+            raise InputError.option(option, value, f"a run with a task that uses it (none of {', '.join(t.name for t in tasks)} does)")
+    for task in tasks:
+        task.configure(options)
+    return tasks

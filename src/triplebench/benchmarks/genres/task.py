@@ -5,9 +5,12 @@ used (the built set, in ``text_id`` order) asked with the prompt those runs used
 ``prompts`` config: ``bio_bag`` for CDR and ``general_bag`` for the others (the commands of the
 upstream README), its ``$TEXT$`` placeholder filled with the text. Replies are read as triples
 (``[head, relation, tail]``); the records are ``{text, triples}``, the native file the upstream
-``{text: triples}`` JSON the GenRES scripts read. The scores are the offline ones (US and CS with
-MiniLM, the ``genres`` extra); FS and GS need a judge: score the written predictions with
-``triplebench score genres FILE --set SET --judge openai ...``.
+``{text: triples}`` JSON the GenRES scripts read. The scores are TS (the set's LDA topic model:
+``--topic-model FILE``, else the one trained from the ``corpora`` config), US and CS (MiniLM:
+``--minilm-dir DIR`` or the search of :func:`~.weights.model_folder`), all with the ``genres``
+extra; FS and GS too when ``run`` is given a live judge (``--judge openai --judge-model MODEL
+[--judge-url URL]``). :meth:`GenresTask.check` finds all of it before the first request. A
+``--limit`` sample is scored as it is: every GenRES score is a mean over the texts given.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ if TYPE_CHECKING:
 #: the extraction prompt of each set's runs (the upstream README's commands)
 PROMPT_OF = {name: "bio_bag" if name == "cdr" else "general_bag" for name in SETS}
 #: what a run scores without a judge
-RUN_SCORES = "US,CS"
+RUN_SCORES = "TS,US,CS"
+#: what a live judge adds
+JUDGED_SCORES = "FS,GS"
+#: the scorer options ``triplebench run`` passes on (:attr:`GenresTask.takes`)
+TAKES = ("minilm_dir", "topic_model", "judge", "judge_url", "judge_model", "judge_api", "judge_key_env", "judge_concurrency",
+         "judge_timeout", "judge_cache", "insecure_http")
+#: the extra's modules: US/CS's tokenizer and BLAS pinning, TS's LDA
+EXTRA = ("tokenizers", "threadpoolctl", "sklearn", "scipy")
 
 
 def extraction_prompt(name: str, location: DataLocation) -> Prompt:
@@ -45,13 +55,14 @@ def extraction_prompt(name: str, location: DataLocation) -> Prompt:
     Returns
     -------
     Prompt
-        Version ``1``, the template as the paper's runs sent it.
+        Version ``2``: the template as the paper's runs sent it, and the stop sequence ``\\nprompt:``.
     """
     from .judges import load_prompts
 
     template = load_prompts(location)[name]
     user = template.replace("{", "{{").replace("}", "}}").replace("$TEXT$", "{text}")
-    return Prompt(f"genres-{name}", "1", user, source=f"pat-jj/GenRES prompts/{name}.txt")
+    # version 2: the stop sequence at the label of the next text, where a model that invents one begins it
+    return Prompt(f"genres-{name}", "2", user, source=f"pat-jj/GenRES prompts/{name}.txt", stop=("\nprompt:",))
 
 
 class GenresTask(Task):
@@ -66,6 +77,7 @@ class GenresTask(Task):
     """
 
     arity = "triple"
+    takes = TAKES
 
     def __init__(self, dataset: str, location: DataLocation) -> None:
         from .inputs import set_texts
@@ -93,15 +105,68 @@ class GenresTask(Task):
         atomic_write_text(path, json.dumps({r["text"]: r["triples"] for r in records}, ensure_ascii=False, indent=1) + "\n")
         return path
 
-    def score_options(self) -> dict[str, Any]:
-        """The set, and the scores a run computes."""
-        return {"dataset": self.dataset, "scores": RUN_SCORES, **self.location.as_options()}
+    def scores(self) -> str:
+        """The scores a run computes: :data:`RUN_SCORES`, and :data:`JUDGED_SCORES` with a live judge."""
+        return RUN_SCORES + ("," + JUDGED_SCORES if self.settings.get("judge") == "openai" else "")
 
-    def score(self, records: list) -> Result:
-        """US and CS of the records (:data:`RUN_SCORES`)."""
+    def check(self) -> None:
+        """The ``genres`` extra, the MiniLM files, the set's topic model and, with a judge, its settings.
+
+        Raises
+        ------
+        TripleBenchError
+            A module of the extra is missing, or the MiniLM files are nowhere (the message says the
+            ways to get them).
+        InputError
+            A topic model file that is missing or another set's, judge options without ``--judge
+            openai``, the archived judge (it has verdicts for the published runs' triples only), or a
+            bad judge URL, key variable or cache.
+        """
+        import importlib.util
+
+        from ...errors import TripleBenchError
+        from . import backends
+        from .topics import stored_provenance
+        from .weights import model_folder
+
+        missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
+        if missing:
+            raise TripleBenchError(f"{self.name}: its scores (TS, US, CS) need the genres extra ({', '.join(missing)} "
+                                   "missing): pip install 'triplebench[genres]'")
+        judge = self.settings.get("judge")
+        if judge == "archived":
+            raise InputError.option("judge", judge, "openai for a run (the archived verdicts judge only the published "
+                                    "runs' triples), or no --judge (FS and GS are then not scored)")
+        loose = [name for name in TAKES if name.startswith("judge_") and name in self.settings]
+        if loose and judge is None:
+            raise InputError.option(loose[0], self.settings[loose[0]], f"--judge openai with --{loose[0].replace('_', '-')} "
+                                    "(FS and GS are scored only with a judge)")
+        opts = self.options()
+        model_folder(opts.get("minilm_dir"))
+        path = backends.topic_model_path(opts, self.dataset, self.location)
+        made = stored_provenance(path) or {}
+        if made.get("set", self.dataset) != self.dataset:
+            raise InputError(path, None, f"is the LDA topic model of {made['set']}, not of {self.dataset}: run "
+                             f"{self.name} alone with --topic-model, or leave --topic-model out (each set's model is "
+                             "trained from the corpora config)", field="topic_model")
+        if judge is not None:
+            backends.judge(opts, self.dataset, self.location)
+
+    def options(self) -> dict[str, Any]:
+        """The scorer's validated options for this task (:meth:`score_options`)."""
         from ...registry import load
 
-        return load("genres").score(records, dataset=self.dataset, scores=RUN_SCORES, **self.location.as_options())
+        return load("genres").read_options(self.score_options())
+
+    def score_options(self) -> dict[str, Any]:
+        """The set, the scores a run computes and the run's scorer settings."""
+        return {"dataset": self.dataset, "scores": self.scores(), **self.settings, **self.location.as_options()}
+
+    def score(self, records: list, asked: Sequence[Item] | None = None) -> Result:
+        """:meth:`scores` of the records (a sample's too: each score is a mean over the texts given, one record each)."""
+        from ...registry import load
+
+        return load("genres").score(records, **self.score_options())
 
 
 def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
