@@ -93,8 +93,8 @@ def headline(entries: Sequence[Mapping[str, Any]], results: Mapping[str, Any], h
         unit = f" ({spec.display.describe()})"
         parts = [table(["score", f"value [{round(level * 100)}% interval]{unit}"], [[s, score_cell(result, s, spec.display)] for s in shown],
                        caption=task)]
-        parts.append(paragraph(f"replies: {replies_text(entry)}; rejected extractions: {rejected_text(entry)}; "
-                               f"confidence: {entry.get('confidence', '?')}; {sample_text(entry)}; prompt {prompt}"))
+        source = (entry.get("prompt") or {}).get("source")
+        parts.append(paragraph(f"rejected extractions: {rejected_text(entry)}; prompt {prompt}" + (f" ({source})" if source else "")))
         if hidden.get(task):
             parts.append(paragraph(f"not shown: {', '.join(sorted(hidden[task]))}: they rank extractions by confidence, "
                                    "and the model gave none (constant confidence)", note=True))
@@ -180,5 +180,26 @@ def standing_section(standing: Standing, title: str, display: Any) -> str:
             parts.append(paragraph(f"Paired bootstrap on {some.metric}: {some.resamples} {some.unit} resamples, seed {some.seed}, "
                                    f"{round(some.interval.level * 100)}% interval; green = the interval excludes 0.", note=True))
     parts += [paragraph(note, note=True) for note in standing.notes]
+    if standing.curves:
+        parts.append(_figure(standing))
     return section(anchor, title, parts)
 
+
+
+def _figure(standing: Standing) -> str:
+    """The precision-recall figure of a standing: the run's curve, or its one point when it has no confidences."""
+    from .html import figure
+    from .run_figure import pr_figure
+    from .standing import RUN
+
+    scores = standing.run.scores
+    if RUN in standing.curves:
+        caption = "Precision-recall curves, each from its own system's confidences (the reference definition)."
+        return figure(pr_figure(standing.curves, RUN, None, f"{standing.task}: the run and the published systems"), caption)
+    recall = next((scores[k] for k in scores if k.endswith("recall") and scores[k] is not None), None)
+    precision = next((scores[k] for k in scores if k.endswith("precision") and scores[k] is not None), None)
+    point = (recall, precision) if recall is not None and precision is not None else None
+    caption = ("Context only: each published system's curve from its own confidences. The run has no confidences, so it is "
+               "one point (every extraction kept); the table compares it with the published systems at that same point.")
+    return figure(pr_figure(standing.curves, RUN, point, f"{standing.task}: published curves (context) and the run's one point"),
+                  caption)

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 RUN_FIELDS = ("model", "prompt", "limit", "confidence")
 #: the confidence sources whose ranking is the model's own (the reference definition applies)
 RANKING = ("log-probabilities", "returned")
+#: the run's name in a standing's curves
+RUN = "this run"
 
 
 @dataclass
@@ -60,6 +62,9 @@ class Standing:
         Published system -> the paired test of the run against it on ``metric``.
     notes : list of str
         What is not compared, and why.
+    curves : dict
+        Published system -> (recall, precision) of its curve from its own confidences (context), and the
+        run's own when its confidences rank its extractions.
     """
 
     task: str
@@ -70,6 +75,7 @@ class Standing:
     systems: dict[str, Any] = field(default_factory=dict)
     comparisons: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    curves: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
 
     def rank(self) -> tuple[int, int] | None:
         """(the run's rank by :attr:`metric`, systems ranked), the run included; None without a metric."""
@@ -205,6 +211,10 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     if not out.systems:
         out.notes.append(f"{spec.title} publishes no system outputs for {task.name}'s gold")
         return out
+    own = published_systems(task.benchmark, options, have, location, level=False) if constant and ranked else out.systems
+    out.curves = {name: c for name, result in own.items() if (c := _curve(result)) is not None}
+    if not constant and (c := _curve(outcome.result)) is not None:
+        out.curves[RUN] = c
     scores = {**outcome.result.scores, **_extra_scores(task, outcome, out.systems)}
     out.run = dataclasses.replace(outcome.result, signature=without(outcome.result.signature, RUN_FIELDS), scores=scores)
     out.quantity = _quantity(constant, ranked)
@@ -229,6 +239,14 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
         except InputError as error:
             out.notes.append(f"{name}: no paired test ({error})")
     return out
+
+
+def _curve(result: Result) -> tuple[list[float], list[float]] | None:
+    """(recall, precision) of a result's precision-recall curve (``details["curve"]``), or None."""
+    curve = (result.details or {}).get("curve")
+    if not isinstance(curve, Mapping) or not curve.get("recall") or not curve.get("precision"):
+        return None
+    return list(curve["recall"]), list(curve["precision"])
 
 
 def _extra_scores(task: Task, outcome: TaskResult, systems: Mapping[str, Result]) -> dict[str, Any]:
