@@ -29,7 +29,11 @@ returns no log-probabilities) and turns it into the document's prediction record
 by one). The aggregation puts all documents' records together in document order and scores them
 with the benchmark's scorer (:meth:`~triplebench.harness.task.Task.score`), once per task for all
 metrics, and returns the metric asked; it prints the run signature (model ``lm-eval``), the
-parsed-reply count and the result's warnings on stderr. The number equals what
+parsed-reply count and the result's warnings on stderr. Fewer documents than the task has inputs
+(``lm_eval --limit N``, or a folder written with ``limit``) are a sample: scored against the gold of
+those documents (``Task.score(records, asked=...)``, ``limit:N`` in the printed signature). The
+scores that rank extractions by confidence (``Task.ranked_scores``, CaRB's AUC) are NaN: lm-eval
+returns no log-probabilities, so every confidence is the same. The number equals what
 ``triplebench run`` gives for the same replies (``bench/lm_eval_check.py`` checks it through
 ``lm_eval`` itself).
 
@@ -200,7 +204,7 @@ def write_task_folder(dest: str | Path, benchmarks: Sequence[str] | str, *, shot
     api : {'completions', 'chat'}
         The lm-eval model form the prompts are written for (see the module docstring).
     limit : int, optional
-        Only the first ``limit`` documents of each task (a smoke test: the scores are not the benchmark's).
+        Only the first ``limit`` documents of each task (a sample: scored against the gold of those documents).
     max_tokens : int
         ``max_gen_toks`` of each request.
     stop : sequence of str
@@ -251,6 +255,7 @@ def write_task_folder(dest: str | Path, benchmarks: Sequence[str] | str, *, shot
     files: dict[str, str] = {}
     all_metrics: list[str] = []
     for task in tasks:
+        task.check()  # what its scoring needs is here before lm-eval asks anything
         if api == "chat" and task.prompt.demonstrations:
             raise InputError.option("api", api, f"completions for {task.name} with demonstrations (--shots {shots}): lm-eval's "
                                     "chat form folds them into one user message, which triplebench's chat requests do not")
@@ -392,11 +397,11 @@ class Hooks:
         task = self.task(doc["task"])
         reply = results[0] if results else ""
         reply = reply if isinstance(reply, str) else ""
-        parsed = task.parse(reply, None)
+        item = Item(str(doc["id"]), doc["text"], json.loads(doc.get("fields") or "{}"))
+        parsed = task.parse(reply, None, item)
         parsed = replace(parsed, extractions=tuple(e if e.confidence is not None else replace(e, confidence=CONSTANT_CONFIDENCE)
                                                    for e in parsed.extractions))
-        item = Item(str(doc["id"]), doc["text"], json.loads(doc.get("fields") or "{}"))
-        value = {"task": task.name, "index": int(doc["index"]), "outcome": parsed.outcome,
+        value = {"task": task.name, "index": int(doc["index"]), "id": item.id, "outcome": parsed.outcome,
                  "records": task.predictions([item], [parsed])}
         return {metric: value for metric in self.by_task[task.name]["metrics"]}
 
@@ -436,17 +441,27 @@ class Hooks:
         if result is None:
             from .outputs import run_signature
 
-            result = task.score(records)
+            every = {item.id: item for item in task.inputs()}
+            asked = [every[str(item["id"])] for item in ordered] if len(ordered) < len(every) else None
+            result = task.score(records, asked=asked)
+            ranked = [name for name in task.ranked_scores if name in result.scores]
+            for name in ranked:  # constant confidences rank nothing: not the published quantity
+                result.scores[name] = None
+                result.intervals.pop(name, None)
             with self._lock:
                 self._scored[key] = result
             readable = outcomes["ok"] + outcomes["empty"]
-            lines = [f"triplebench {task.name}: {run_signature(result.signature, 'lm-eval', task.prompt.label)}",
+            limit = None if asked is None else len(asked)
+            lines = [f"triplebench {task.name}: {run_signature(result.signature, 'lm-eval', task.prompt.label, limit=limit, constant=True)}",
                      f"  parsed replies {readable:,} of {outcomes['items']:,} ({outcomes['truncated']:,} truncated, "
                      f"{outcomes['unparsable']:,} unparsable); confidence: constant"]
-            if task.uses_confidence:
-                lines.append("  warning: every extraction has the same confidence (lm-eval's generate_until returns no token "
-                             "log-probabilities): the precision-recall curve and its AUC are not meaningful (precision, recall "
-                             "and F1 are)")
+            if ranked:
+                lines.append(f"  warning: every extraction has the same confidence (lm-eval's generate_until returns no token "
+                             f"log-probabilities): {', '.join(ranked)} rank extractions by confidence, so they are NaN "
+                             "(precision, recall and F1 are those of all extractions)")
+            if asked is not None:
+                lines.append(f"  warning: a sample: {len(asked):,} of {len(every):,} documents, scored against their gold only; "
+                             "not the benchmark's score")
             lines += [f"  warning: {w}" for w in result.warnings]
             print("\n".join(lines), file=sys.stderr)
         return task, result, outcomes
