@@ -100,3 +100,19 @@ def test_ctrl_c_stops_and_says_what_is_cached(tmp_path):
     assert f"interrupted: {answered} of {N} replies ({answered} asked in this run) are in the reply cache {cache}: rerun" in err
     assert not (tmp_path / "run").exists() and out == ""  # no partial run folder
     assert rows(cache) == answered
+
+
+def test_sigterm_stops_like_ctrl_c_and_says_what_is_cached(tmp_path):
+    cache = tmp_path / "c.sqlite"
+    with ModelServer(hold_after=10) as server:
+        process = subprocess.Popen([sys.executable, "-c", CLI.format(here=str(HERE), n=N), f"openai:toy-model@{server.url}",
+                                    "--benchmarks", "a", "--cache", str(cache), "--concurrency", "3", "--out", str(tmp_path / "run")],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_for_the_hold(server, cache, process)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=20)
+        answered = len(server.answered)
+    assert process.returncode == 143, err
+    assert f"terminated (SIGTERM): {answered} of {N} replies ({answered} asked in this run) are in the reply cache {cache}: " \
+        "rerun the same command to resume" in err
+    assert not (tmp_path / "run").exists() and out == "" and rows(cache) == answered

@@ -1,0 +1,145 @@
+"""Each task on its own: needs checked before the first request, refused tasks beside scored ones, the closing
+table and exit status, your own prompt (--prompt / --system), log-probabilities asked for and not returned, and
+no AUC from constant confidences."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+from run_servers import ModelServer, replay
+from run_toy import PROMPT, ToyTask, find_tasks, texts
+
+from triplebench.errors import InputError, TripleBenchError
+from triplebench.harness import Decoding, Prompt, ServerAdapter, command, run
+from triplebench.harness.prompts import Demonstration
+from triplebench.harness.runner import with_prompt
+from triplebench.scoring.result import Interval
+
+
+def adapter(server: ModelServer, **decoding) -> ServerAdapter:
+    return ServerAdapter(server.model, server.url, decoding=Decoding(**decoding), timeout=2, retries=1, backoff=0.01)
+
+
+def parse(*argv):
+    parser = argparse.ArgumentParser()
+    command.configure(parser)
+    return parser.parse_args(list(argv))
+
+
+class Needy(ToyTask):
+    def __init__(self, name, texts_, need):
+        super().__init__(name, texts_)
+        self.need = need
+
+    def check(self):
+        if self.need:
+            raise TripleBenchError(f"needs {self.need}: pip install 'triplebench[{self.need}]'")
+
+
+def test_every_unmet_need_is_named_in_one_message_before_any_request():
+    with ModelServer() as server:
+        with pytest.raises(InputError, match=r"2 of 3 tasks cannot be run as asked \(nothing was asked\): toy/a: needs genres: "
+                           r"pip install 'triplebench\[genres\]'; toy/c: needs minilm"):
+            run(adapter(server), [Needy("toy/a", texts(2), "genres"), Needy("toy/b", texts(2), None), Needy("toy/c", texts(2), "minilm")],
+                cache=False, quiet=True)
+        assert server.received == []
+
+
+def test_the_command_ends_with_a_table_and_exit_2_when_a_task_is_refused(tmp_path, capsys):
+    def tasks(names):
+        return [ToyTask("toy/a", texts(3)), ToyTask("toy/b", ["x y z"])]
+
+    pages = []
+    with ModelServer(replay({"x y z": "I cannot help."}, default="(w0a; w0b; w0c)")) as server:
+        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
+                                    "--out", str(tmp_path / "run")), tasks, page=lambda out, t, results: pages.append(sorted(results)))
+    out = capsys.readouterr().out
+    assert status == 2 and pages == [["toy/a"]]  # the page of what was scored, written all the same
+    assert "toy/b: refused: not one of the 1 replies holds an extraction (1 unparsable)" in out
+    table = out[out.index("1 of 2 tasks scored, 1 refused:"):].split("\n")
+    assert table[1].split()[:3] == ["toy/a", "scored", "precision"] and table[2].split()[:2] == ["toy/b", "refused"]
+    assert "(3 items: 3 parsed, 0 failed)" in table[1] and "(1 items: 0 parsed, 0 failed)" in table[2]
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert [t["status"] for t in manifest["tasks"]] == ["scored", "refused"]
+
+
+def test_every_task_scored_exits_0(tmp_path, capsys):
+    with ModelServer() as server:
+        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a,b", "--quiet", "--cache", str(tmp_path / "c.sqlite")),
+                              find_tasks)
+    assert status == 0 and "2 of 2 tasks scored:" in capsys.readouterr().out
+
+
+# -- your own prompt ---------------------------------------------------------------------------------
+
+def test_system_replaces_the_system_text_and_the_digest(tmp_path, capsys):
+    with ModelServer() as server:
+        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
+                                    "--system", "You are terse.", "--out", str(tmp_path / "run")), find_tasks)
+        assert server.received[0]["messages"][0] == {"role": "system", "content": "You are terse."}
+    mine = Prompt("toy", "1", "{text}", system="You are terse.")
+    assert status == 0 and mine.digest != PROMPT.digest
+    assert f"prompt:toy@1#{mine.short_digest}|" in capsys.readouterr().out
+    entry = json.loads((tmp_path / "run" / "manifest.json").read_text())["tasks"][0]
+    assert entry["prompt"]["digest"] == mine.digest and entry["prompt"]["source"].endswith("system text from --system")
+
+
+def test_a_prompt_file_runs_every_task_with_it(tmp_path, capsys):
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\nversion = "2"\nsystem = "Extract."\nuser = "Text: {text}"\n\n[[demonstrations]]\n'
+                    'text = "a b c"\noutput = "(a; b; c)"\n', encoding="utf-8")
+    with ModelServer() as server:
+        command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
+                           "--prompt", str(path)), find_tasks)
+        sent = [[m["content"] for m in body["messages"]] for body in server.received]
+    assert sorted(sent) == [["Extract.", "Text: a b c", "(a; b; c)", f"Text: {t}"] for t in sorted(texts(6))]
+    assert "prompt:mine@2#" in capsys.readouterr().out
+
+
+def test_a_prompt_whose_fields_a_task_lacks_or_with_shots_is_refused_naming_them():
+    needs = Prompt("kg", "1", "{ontology}\n{text}", source="kg.toml")
+    mine = Prompt("mine", "1", "{text}")
+    with_shots = ToyTask("toy/s", texts(1), prompt=Prompt("toy", "1", "{text}", demonstrations=(Demonstration({"text": "a b c"}, "(a; b; c)"),)))
+    with pytest.raises(InputError, match=r"kg.toml: field 'prompt': the prompt kg@1#\w+ cannot replace every task's prompt: toy/a fills "
+                       r"only \{text\}, not \{ontology\}; toy/b fills only \{text\}, not \{ontology\}"):
+        with_prompt([ToyTask("toy/a", texts(1)), ToyTask("toy/b", texts(1))], needs)
+    with pytest.raises(InputError, match=r"toy/s has 1 demonstrations from --shots; a prompt file brings its own"):
+        with_prompt([with_shots], mine)
+    original = ToyTask("toy/a", texts(1))
+    twin, = with_prompt([original], None, "S")
+    assert original.prompt == PROMPT and twin.prompt.system == "S" and twin is not original
+
+
+# -- confidence ---------------------------------------------------------------------------------------
+
+class Ranked(ToyTask):
+    ranked_scores = ("auc",)
+
+    def score(self, records, asked=None):
+        result = super().score(records, asked)
+        result.scores["auc"] = 0.5
+        result.intervals["auc"] = Interval(0.4, 0.6, 0.95, 10, 0, "text")
+        return result
+
+
+def test_constant_confidence_reports_no_ranked_score(tmp_path):
+    with ModelServer() as server:
+        got = run(adapter(server), [Ranked("toy/a", texts(3))], cache=False, quiet=True, out=tmp_path / "run")["toy/a"]
+        ranked = run(adapter(server, logprobs=True), [Ranked("toy/a", texts(3))], cache=False, quiet=True)["toy/a"]
+    assert got.confidence == "constant" and got.result.scores["auc"] is None and "auc" not in got.result.intervals
+    assert got.result.scores["f1"] == 1.0 and "|confidence:constant|" in got.signature
+    assert any("auc rank extractions by confidence, so they are not reported (None)" in w for w in got.warnings)
+    assert json.loads((tmp_path / "run" / "toy/a/result.json").read_text())["scores"]["auc"] is None
+    assert ranked.confidence == "log-probabilities" and ranked.result.scores["auc"] == 0.5 and "confidence:" not in ranked.signature
+
+
+def test_log_probabilities_asked_for_and_not_returned_are_named(tmp_path):
+    ts = texts(4)
+    with ModelServer(faults={t: ["nologprobs"] for t in ts[:3]}) as server:
+        got = run(adapter(server, logprobs=True), [ToyTask("toy/a", ts)], cache=False, quiet=True, out=tmp_path / "run")["toy/a"]
+    line = "log-probabilities were asked for (--logprobs) but the server returned none for 3 of 4 replies"
+    assert got.confidence == "mixed" and any(w.startswith(line) and "--logits_all" in w for w in got.warnings)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert any(w.startswith(line) for w in manifest["warnings"]) and any(w.startswith(line) for w in manifest["tasks"][0]["warnings"])
