@@ -101,3 +101,49 @@ def test_bad_prompt_files_name_the_file(tmp_path, text, match):
     assert str(path) in str(info.value)
     with pytest.raises(InputError, match="cannot read"):
         load_prompt(tmp_path / "missing.toml")
+
+
+# -- stop sequences (issue 40: the shipped prompts stop a model that invents the next input) -------
+
+def test_stop_sequences_are_part_of_the_digest_only_when_there_are_some():
+    assert make(stop=()).digest == make().digest  # prompts written before stop sequences keep their digests
+    assert make(stop=("\nSentence:",)).digest != make().digest != make(stop=("\nText:",)).digest
+    with pytest.raises(InputError, match="stop"):
+        make(stop=("",))
+    with pytest.raises(InputError, match="stop"):
+        make(stop="\nSentence:")
+
+
+def test_input_labels_come_from_the_template_and_the_stop_sequences():
+    assert Prompt("p", "1", "Extract.\nSentence: {text}\nTuples:").input_labels == ("Sentence:",)
+    assert Prompt("p", "1", "{text}", stop=("\nTest Sentence:", "\n\n\n")).input_labels == ("Test Sentence:",)
+    assert make().input_labels == ()  # "[{lang}] Sentence:" holds a placeholder: not a label
+
+
+def test_a_prompt_file_declares_stop_sequences(tmp_path):
+    path = tmp_path / "p.toml"
+    text = PROMPT_FILE.replace('source = "tests"\n', 'source = "tests"\nstop = ["\\nSentence:"]\n')
+    path.write_text(text, encoding="utf-8")
+    assert load_prompt(path).stop == ("\nSentence:",)
+    path.write_text(text.replace('stop = ["\\nSentence:"]', 'stop = "\\nSentence:"'), encoding="utf-8")
+    with pytest.raises(InputError, match="'stop': expected a list of strings"):
+        load_prompt(path)
+
+
+def test_requests_send_the_prompts_stop_sequences_then_the_users():
+    from triplebench.harness import Decoding, ServerAdapter
+
+    prompt = Prompt("p", "1", "Sentence: {text}\nTuples:", stop=("\nSentence:",))
+    for api in ("chat", "completions"):
+        adapter = ServerAdapter("m", "http://127.0.0.1:1/v1", api=api, decoding=Decoding(stop=("\n\n\n", "\nSentence:")))
+        sent = adapter.render(prompt, "a b c", {})
+        assert sent == (prompt.messages("a b c") if api == "chat" else prompt.completion("a b c"))
+        assert adapter.body(sent)["stop"] == ["\nSentence:", "\n\n\n"]
+        assert "stop" not in ServerAdapter("m", "http://127.0.0.1:1/v1", api=api).body(adapter.render(make(), "x", {"lang": "en"}))
+
+
+def test_the_shipped_prompts_declare_stop_sequences():
+    from triplebench.benchmarks.carb.task import openie_prompt
+
+    prompt = openie_prompt([("Obama was born in Hawaii .", [["Obama", "was born in", "Hawaii"]])])
+    assert prompt.stop == ("\nSentence:",) and prompt.input_labels == ("Sentence:",) and prompt.version == "2"

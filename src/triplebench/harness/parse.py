@@ -11,11 +11,12 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InputError
+from .prompts import Prompt
 
 PARSE_RULES = """\
 How `triplebench run` reads a model's reply (one reply per input item)
@@ -794,6 +795,44 @@ def tuples_in(text: str) -> list[tuple[str, ...]]:
     return out
 
 
+_SHOWN: dict[str, Shown] = {}
+
+
+def prompt_shown(prompt: Prompt, own_text: str = "") -> Shown:
+    """What ``prompt`` shows (rules 2 and 7): the tuples of its system text and template (:func:`tuples_in`), its
+    demonstrations' outputs as :func:`parse_reply` reads them, and its :attr:`~.prompts.Prompt.input_labels`.
+
+    Parameters
+    ----------
+    prompt : Prompt
+        The prompt (read once per digest).
+    own_text : str
+        The item's own text (what supports a shown tuple).
+
+    Returns
+    -------
+    Shown
+        The record for one item.
+
+    Examples
+    --------
+    >>> from triplebench.harness.prompts import Demonstration
+    >>> p = Prompt("p", "1", "Write (subject; relation; object) tuples.\\nSentence: {text}",
+    ...            demonstrations=(Demonstration({"text": "A b c ."}, "(A; b; c)"),))
+    >>> shown = prompt_shown(p, "Obama was born in Hawaii .")
+    >>> sorted(shown.tuples), shown.labels
+    ([('a', 'b', 'c'), ('subject', 'relation', 'object')], ('Sentence:',))
+    """
+    made = _SHOWN.get(prompt.digest)
+    if made is None:
+        blank = {name: "" for name in prompt.fields}
+        tuples = tuples_in(prompt.system) + tuples_in(prompt.user.format(**blank))
+        for demo in prompt.demonstrations:
+            tuples += [e.arguments for e in parse_reply(demo.output, arity="nary").extractions]
+        made = _SHOWN[prompt.digest] = Shown.of(tuples, prompt.input_labels)
+    return replace(made, own_text=own_text)
+
+
 # -- the reply -----------------------------------------------------------------------------------
 
 
@@ -903,7 +942,9 @@ def _cut_reason(found: _Found, rejected: Sequence[Rejected]) -> str:
     return why
 
 
-def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None = None, shown: Shown | None = None) -> Parsed:
+def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None = None, shown: Shown | None = None,
+                reader: Callable[[str], Sequence[tuple[Sequence[str], int, int]]] | None = None,
+                reads: str = "tuple, list or JSON") -> Parsed:
     """Read extractions from one reply (the rules of :data:`PARSE_RULES`).
 
     Parameters
@@ -917,6 +958,12 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
     shown : Shown or None
         What the prompt showed (rules 2 and 7): its input-block labels and the tuples a reply must not
         copy; None: nothing.
+    reader : callable or None
+        A benchmark's own reader in place of rules 3 to 5: ``reader(text) -> [(elements, start, end), ...]``
+        (a published prompt's ``relation(subject,object)`` calls); rules 1, 2 and 6 to 8 apply as
+        they are.
+    reads : str
+        What the reader reads, for the reason of a reply where it finds nothing.
 
     Returns
     -------
@@ -959,6 +1006,11 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
         cleaned, fences = cleaned[:stop], [(a, min(b, stop)) for a, b in fences if a < stop]
         finish_length = False  # the answer ended before the block the model invented
     found = _Found()
+    if reader is not None:
+        found.items = [_Item(list(elements), start, end) for elements, start, end in reader(cleaned)]
+        found.lines = [_norm(line) for line in cleaned.splitlines() if line.strip()]
+        found.text_lines = 0 if found.items else len(found.lines)
+        fences = []
     for start, end in fences:
         part = _read(cleaned, start, end, finish_length)
         found.items += part.items
@@ -967,7 +1019,7 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
         found.text_lines += part.text_lines
         found.text_end = max(found.text_end, part.text_end)
         found.lines += part.lines
-    if not found.items and not found.said_none:
+    if reader is None and not found.items and not found.said_none:
         found = _read(cleaned, 0, len(cleaned), finish_length)
     extractions, rejected = [], []
     for item in found.items:
@@ -988,7 +1040,7 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
     if found.said_none and not rejected:
         return Parsed("empty", "the model said there is no extraction" + ignored)
     if not found.items:
-        return Parsed("unparsable", f"no tuple, list or JSON found in {_plural(found.text_lines, 'line')} of text{ignored}")
+        return Parsed("unparsable", f"no {reads} found in {_plural(found.text_lines, 'line')} of text{ignored}")
     return Parsed("unparsable", f"no extraction: {counted}", (), tuple(rejected))
 
 

@@ -1,12 +1,14 @@
 """Versioned prompts: what a model is asked, as data with a digest.
 
 A :class:`Prompt` has a name and a version (what a person cites), a system text, a user
-template and optional few-shot demonstrations. It renders one input item either as chat
+template, optional few-shot demonstrations and stop sequences (sent with every request, beside
+the user's own: the labels that open a new input block, so that a model stops instead of
+inventing the next item). It renders one input item either as chat
 messages (:meth:`Prompt.messages`, for chat APIs and chat templates) or as one completion
 string (:meth:`Prompt.completion`, for completions APIs and base models). Its
-:attr:`Prompt.digest` is the SHA-256 of everything that changes the text sent (system text,
-template, demonstrations, the completion layout), not of its name, version or source: two
-prompts with the same digest send the same bytes. Signatures carry the first 12 hex digits
+:attr:`Prompt.digest` is the SHA-256 of everything that changes what is sent (system text,
+template, demonstrations, the completion layout, stop sequences when there are any), not of its
+name, version or source: two prompts with the same digest send the same requests. Signatures carry the first 12 hex digits
 (:attr:`Prompt.short_digest`).
 
 Templates use Python's format-string syntax restricted to plain names: ``{text}`` (required)
@@ -27,6 +29,7 @@ Prompt files are TOML (:func:`load_prompt`)::
     system = "You extract facts."   # optional
     user = '''Sentence: {text}
     Extractions:'''                 # required; must contain {text}
+    stop = ["\nSentence:"]          # optional; stop sequences every request sends
 
     [[demonstrations]]              # optional, repeated; each has `output` and the template's fields
     text = "Obama was born in Hawaii."
@@ -55,7 +58,7 @@ from ..errors import InputError
 COMPLETION_LAYOUT = 1
 
 #: keys a prompt file may have
-FILE_KEYS = ("name", "version", "source", "system", "user", "demonstrations")
+FILE_KEYS = ("name", "version", "source", "system", "user", "demonstrations", "stop")
 
 
 def template_fields(template: str, where: str = "user") -> tuple[str, ...]:
@@ -136,12 +139,15 @@ class Prompt:
         Few-shot examples, shown in order before the item.
     source : str
         Where the wording comes from (a paper, a file); not part of the digest.
+    stop : tuple of str
+        Stop sequences sent with every request (the adapters add the user's own).
 
     Raises
     ------
     InputError
         An empty name or version, a template without ``{text}`` or with a bad
-        placeholder, a demonstration missing one of the template's fields.
+        placeholder, a demonstration missing one of the template's fields, a stop
+        sequence that is not a non-empty string.
 
     Examples
     --------
@@ -164,6 +170,7 @@ class Prompt:
     system: str = ""
     demonstrations: tuple[Demonstration, ...] = ()
     source: str = field(default="", compare=False)
+    stop: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
@@ -175,6 +182,9 @@ class Prompt:
             raise InputError.option("user", self.user, "a user template containing {text}")
         template_fields(self.system, "system")
         object.__setattr__(self, "demonstrations", tuple(self.demonstrations))
+        if isinstance(self.stop, str) or not all(isinstance(s, str) and s for s in self.stop):
+            raise InputError.option("stop", self.stop, "a list of non-empty strings")
+        object.__setattr__(self, "stop", tuple(self.stop))
         for number, demo in enumerate(self.demonstrations, 1):
             missing = [n for n in names if n not in demo.fields]
             if missing:
@@ -191,6 +201,28 @@ class Prompt:
             Placeholder names in order of first use.
         """
         return template_fields(self.user)
+
+    @property
+    def input_labels(self) -> tuple[str, ...]:
+        """The line starts that open a new input block: the label before ``{text}`` in the template, and the stop sequences.
+
+        A reply is read up to the first line that starts with one
+        (:data:`~triplebench.harness.parse.PARSE_RULES`, rule 2).
+
+        Returns
+        -------
+        tuple of str
+            E.g. ``('Sentence:',)``; stripped, blank ones left out.
+
+        Examples
+        --------
+        >>> Prompt("p", "1", "Extract.\\nSentence: {text}\\nTuples:", stop=("\\nSentence:", "\\nText:")).input_labels
+        ('Sentence:', 'Text:')
+        """
+        line = next(x for x in self.user.splitlines() if "{text}" in x)
+        before = line[: line.index("{text}")].strip()
+        labels = [before] if before.endswith(":") and "{" not in before else []
+        return tuple(dict.fromkeys(x for x in (*labels, *(s.strip() for s in self.stop)) if x))
 
     def render_user(self, text: str, **fields: str) -> str:
         """Return the user template filled with ``text`` and ``fields``.
@@ -278,6 +310,8 @@ class Prompt:
             "user": self.user,
             "demonstrations": [{"fields": dict(sorted(d.fields.items())), "output": d.output} for d in self.demonstrations],
         }
+        if self.stop:  # a prompt without stop sequences keeps the digest it had before they existed
+            canonical["stop"] = list(self.stop)
         return hashlib.sha256(json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
 
     @property
@@ -303,6 +337,63 @@ class Prompt:
         return f"{self.name}@{self.version}#{self.short_digest}"
 
 
+class _StopText(str):
+    """A prompt string carrying its prompt's stop sequences (:func:`with_stop`)."""
+
+    stop: tuple[str, ...] = ()
+
+
+class _StopMessages(list):
+    """Chat messages carrying their prompt's stop sequences (:func:`with_stop`)."""
+
+    stop: tuple[str, ...] = ()
+
+
+def with_stop(sent: Any, stop: tuple[str, ...]) -> Any:
+    """Return ``sent`` (a prompt string or chat messages, equal to it) carrying the prompt's stop sequences.
+
+    An adapter's :meth:`~triplebench.harness.adapters.Adapter.render` returns it so that the request it
+    makes sends them (:func:`stop_of`, beside the user's own).
+
+    Parameters
+    ----------
+    sent : str or list of dict
+        What is sent.
+    stop : tuple of str
+        :attr:`Prompt.stop`.
+
+    Returns
+    -------
+    str or list of dict
+        ``sent``, unchanged as a value (the same text, the same JSON).
+
+    Examples
+    --------
+    >>> sent = with_stop("Sentence: a b c\\n", ("\\nSentence:",))
+    >>> sent == "Sentence: a b c\\n", stop_of(sent), stop_of("plain")
+    (True, ('\\nSentence:',), ())
+    """
+    made = _StopText(sent) if isinstance(sent, str) else _StopMessages(sent)
+    made.stop = tuple(stop)
+    return made
+
+
+def stop_of(sent: Any) -> tuple[str, ...]:
+    """Return the prompt's stop sequences that ``sent`` carries (:func:`with_stop`); () when it carries none.
+
+    Parameters
+    ----------
+    sent : object
+        What an adapter rendered.
+
+    Returns
+    -------
+    tuple of str
+        The stop sequences.
+    """
+    return getattr(sent, "stop", ())
+
+
 def _string(source: str, key: str, value: Any) -> str:
     if not isinstance(value, str):
         raise InputError(source, None, f"expected a string, got {type(value).__name__}", field=key)
@@ -315,8 +406,9 @@ def prompt_from_dict(data: Mapping[str, Any], source: str = "<prompt>") -> Promp
     Parameters
     ----------
     data : mapping
-        ``name``, ``version``, ``user`` and optionally ``system``, ``source`` and
-        ``demonstrations`` (a list of tables with ``output`` and the template's fields).
+        ``name``, ``version``, ``user`` and optionally ``system``, ``source``,
+        ``demonstrations`` (a list of tables with ``output`` and the template's fields) and
+        ``stop`` (a list of strings).
     source : str
         The file it came from, for messages.
 
@@ -346,10 +438,14 @@ def prompt_from_dict(data: Mapping[str, Any], source: str = "<prompt>") -> Promp
             raise InputError(source, None, "expected a table with an `output` key and the template's fields", field=where)
         made.append(Demonstration({k: _string(source, f"{where}.{k}", v) for k, v in demo.items() if k != "output"},
                                   _string(source, f"{where}.output", demo["output"])))
+    stop = data.get("stop", [])
+    if not isinstance(stop, list):
+        raise InputError(source, None, "expected a list of strings", field="stop")
     try:
         return Prompt(_string(source, "name", data["name"]), _string(source, "version", data["version"]),
                       _string(source, "user", data["user"]), system=_string(source, "system", data.get("system", "")),
-                      demonstrations=tuple(made), source=_string(source, "source", data.get("source", "")))
+                      demonstrations=tuple(made), source=_string(source, "source", data.get("source", "")),
+                      stop=tuple(_string(source, f"stop[{n}]", s) for n, s in enumerate(stop, 1)))
     except InputError as exc:
         if exc.source is not None:
             raise

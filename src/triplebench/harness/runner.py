@@ -218,10 +218,10 @@ def _from_batch(path: str | Path, adapter: Adapter, requests: Sequence[Request],
     return answers
 
 
-def _parse(reply: Reply, task: Task, name: str) -> Parsed:
+def _parse(reply: Reply, task: Task, name: str, item: Item) -> Parsed:
     if reply.extractions is not None:
         return direct(reply.extractions, arity=task.arity, source=name)
-    return with_confidence(task.parse(reply.text, reply.finish_reason), reply.text, reply.tokens)
+    return with_confidence(task.parse(reply.text, reply.finish_reason, item), reply.text, reply.tokens)
 
 
 def _confidence_source(parsed: Sequence[Parsed]) -> tuple[str, int, int]:
@@ -443,8 +443,8 @@ def run(model: Adapter | str | Callable, tasks: Sequence[Task], *, out: str | Pa
     results, records, rows = {}, {}, []
     for task in tasks:
         replies = [answers.replies.get(key) for key in keys[task.name]]
-        parsed = [_parse(reply, task, adapter.label) if reply is not None else Parsed("failed", answers.failed[key])
-                  for key, reply in zip(keys[task.name], replies)]
+        parsed = [_parse(reply, task, adapter.label, item) if reply is not None else Parsed("failed", answers.failed[key])
+                  for key, reply, item in zip(keys[task.name], replies, items[task.name])]
         records[task.name], results[task.name] = scoring.score(task, items[task.name], every[task.name], parsed, replies)
         rows += [_row(task, item, key, p, reply, key in answers.cached)
                  for item, key, p, reply in zip(items[task.name], keys[task.name], parsed, replies)]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RULES", "TRIPLE_CALL", "parse_reply"]
+__all__ = ["RULES", "TRIPLE_CALL", "calls", "parse_reply"]
 
 #: ``relation(subject,object)`` as the committed triples were matched
 TRIPLE_CALL = re.compile(r"(\w+)\(([^,]+),([^)]+)\)")
@@ -65,11 +65,41 @@ def parse_reply(text: str, rule: str = "test") -> list[list[str]]:
     >>> parse_reply("characters(Mickey's Film, 'Mickey')", rule="unseen")
     [['Mickeys Film', 'characters', 'Mickey']]
     """
+    return [triple for triple, _, _ in calls(text, rule)]
+
+
+def calls(text: str, rule: str = "test") -> list[tuple[list[str], int, int]]:
+    """The triples of one reply (:func:`parse_reply`), each with the span of its call.
+
+    Parameters
+    ----------
+    text : str
+        The raw reply.
+    rule : {'test', 'unseen'}
+        Which recovered rule.
+
+    Returns
+    -------
+    list of (list of str, int, int)
+        ``([subject, relation, object], start, end)``; the offsets are in the reply with every ``\\_``
+        made ``_`` (the text the rule matches: at most a few characters before the reply's own offsets).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``rule``.
+
+    Examples
+    --------
+    >>> calls("x director(A,B) y")
+    [(['A', 'director', 'B'], 2, 15)]
+    """
     if rule not in RULES:
         raise ValueError(f"unknown reply rule {rule!r}; expected one of {', '.join(RULES)}")
-    triples = []
-    for relation, subject, obj in TRIPLE_CALL.findall(text.replace("\\_", "_")):
+    out = []
+    for match in TRIPLE_CALL.finditer(text.replace("\\_", "_")):
+        relation, subject, obj = match.groups()
         if rule == "unseen":
             subject, obj = subject.translate(_QUOTES).strip(), obj.translate(_QUOTES).strip()
-        triples.append([subject, relation, obj])
-    return triples
+        out.append(([subject, relation, obj], match.start(), match.end()))
+    return out

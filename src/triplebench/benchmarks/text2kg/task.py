@@ -5,8 +5,11 @@ ontologies) and ``text2kg/unseen`` (the 174 unseen sentences). Each item is one 
 text is the prompt the published baselines sent for it (the ``prompts`` config: the ontology's
 concepts and relations, a demonstration and the sentence), so the model is asked exactly what
 Vicuna-13B and Alpaca-LoRA-13B were. A reply is read with the rule recovered from the committed
-replies (:mod:`.replies`; ``relation(subject,object)`` calls): at least one call is ``ok``, none
-``unparsable``, and a reply cut at ``max_tokens`` ``truncated``. The records are ``{id, triples}``,
+replies (:mod:`.replies`; ``relation(subject,object)`` calls) under the harness's parse rules: read up to a
+``Test Sentence:`` block the model invented (the prompt's stop sequences end it there), a call equal to
+one the prompt shows (an ontology signature, the example's output) refused as a copy unless the test
+sentence supports it; at least one call is ``ok``, none ``unparsable``, a reply cut at ``max_tokens``
+``truncated``. The records are ``{id, triples}``,
 the native file JSON lines of them (``run_eval.py`` reads each record's ``triples``).
 """
 
@@ -69,11 +72,8 @@ class Text2KGTask(Task):
         :data:`~triplebench.harness.parse.PARSE_RULES` reads any reply (up to a block the model invented, copies
         refused): what the item's prompt shows before its test sentence (the ontology's signatures
         ``director(film,human)``, the example's output) is a copy unless the test sentence supports it."""
-        shown = Shown.of(())
-        if item is not None:
-            head, _, sentence = item.text.rpartition(SENTENCE)
-            shown = Shown.of((t for t in parse_reply(head, RULE_OF[self.split])), self.prompt.input_labels,
-                             sentence.split(OUTPUT)[0])
+        head, _, sentence = item.text.rpartition(SENTENCE) if item is not None else ("", "", "")
+        shown = Shown.of(parse_reply(head, RULE_OF[self.split]), self.prompt.input_labels, sentence.split(OUTPUT)[0])
         return parse_text(text, arity="triple", finish_reason=finish_reason, shown=shown,
                           reader=lambda reply: calls(reply, RULE_OF[self.split]), reads="relation(subject,object) call")
 

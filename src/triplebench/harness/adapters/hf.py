@@ -3,7 +3,7 @@
 Greedy decoding only (``temperature`` 0, no ``top_p``, no ``extra``), left-padded batches, the
 tokenizer's chat template when it has one (``chat_template=None``: use it if present; ``True``:
 require it; ``False``: never), else the prompt's completion layout. Stop sequences cut the
-decoded text after generation (``finish_reason`` ``stop``); a reply that reached
+decoded text after generation (``finish_reason`` ``stop``; the prompt's and the user's); a reply that reached
 ``max_tokens`` without the end-of-sequence token has ``finish_reason`` ``length``.
 Log-probabilities are those of the greedy tokens under the model's normalised scores; each
 token's text is what decoding the prefix up to it adds, so the texts concatenate to the reply.
@@ -25,7 +25,7 @@ from typing import Any
 
 from ...errors import InputError, TripleBenchError
 from ..exchange import Reply
-from ..prompts import Prompt
+from ..prompts import Prompt, stop_of, with_stop
 from .base import Adapter, Decoding
 
 #: what the ``hf:`` adapter needs installed
@@ -164,8 +164,9 @@ class HFAdapter(Adapter):
             The model's input text.
         """
         if self.chat:
-            return self.tokenizer.apply_chat_template(prompt.messages(text, **fields), tokenize=False, add_generation_prompt=True)
-        return prompt.completion(text, **fields)
+            return with_stop(self.tokenizer.apply_chat_template(prompt.messages(text, **fields), tokenize=False,
+                                                                add_generation_prompt=True), prompt.stop)
+        return with_stop(prompt.completion(text, **fields), prompt.stop)
 
     def start(self, cancel: threading.Event, workers: int) -> None:
         """Load the weights (once) onto the device, in evaluation mode.
@@ -235,7 +236,7 @@ class HFAdapter(Adapter):
             text = self.tokenizer.decode(ids, skip_special_tokens=True)
             pieces = self._pieces(ids) if self.decoding.logprobs else None
             tokens = None if pieces is None or "".join(pieces) != text else tuple(zip(pieces, logprobs))
-            cut = min((text.find(s) for s in self.decoding.stop if s in text), default=-1)
+            cut = min((text.find(s) for s in (*stop_of(inputs[row]), *self.decoding.stop) if s in text), default=-1)
             if cut >= 0:
                 text, finish = text[:cut], "stop"
                 if tokens is not None:
