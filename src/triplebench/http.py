@@ -8,11 +8,17 @@ verification). The rules, all in :class:`JsonClient`:
   other origin, and never in clear text to a host the https rule of
   :func:`~triplebench.endpoints.endpoint` would refuse.
 * **Retried** (exponential backoff, capped; on 429 the server's ``Retry-After``
-  seconds, capped): HTTP 408, 429 and 5xx, timeouts, connections reset or closed
-  mid-reply.
+  seconds, capped): HTTP 408, 429 and 5xx, timeouts, connections refused (a server
+  restarting refuses them for a while, as it answers 503 while it loads), reset or
+  closed mid-reply. Every retry is counted: :attr:`JsonClient.retries`.
 * **Fatal at once** (retrying cannot change them): the host name does not resolve,
-  the connection is refused or unreachable, TLS fails, any other HTTP status
-  (401, 403, 404, ...), a reply that is not JSON.
+  the host is unreachable, TLS fails, any other HTTP status (401, 403, 404, ...), a
+  reply that is not JSON, a reply larger than the cap (:data:`MAX_BODY`).
+* **A deadline per reply**: ``timeout`` is the time one attempt may take in all
+  (connecting, sending, the reply's status, headers and body read to its end), not
+  the longest silence: a server that sends a byte a second is cut off at the
+  deadline (the connection's socket is shut down, so a blocked read ends at once),
+  and the attempt is retried like a timeout.
 * **A host that does not resolve is definitive after its first verdict, whatever the
   resolver.** Before its first request to a host (the proxy's, when one applies), a client
   looks the name up once, for all its workers at once (they wait for the verdict): a name
@@ -29,7 +35,9 @@ verification). The rules, all in :class:`JsonClient`:
   :class:`~triplebench.errors.TripleBenchWarning` naming the host and the risk).
 
 Every message is one line naming the URL (hence the host) and the cause; the key
-is never part of a message.
+is never part of a message, and the server's own text in it (an error body, a reason
+phrase, a ``Location``) is :func:`printable`: a server's escape codes never reach the
+terminal.
 
 :func:`download` fetches a file a user names by URL (a gold file) under the https rule of
 :func:`~triplebench.endpoints.check_url`, at every redirect too.
@@ -38,6 +46,7 @@ is never part of a message.
 from __future__ import annotations
 
 import email.utils
+import functools
 import json
 import socket
 import ssl
@@ -62,6 +71,11 @@ class _Retry(Exception):
         self.cause = cause
         self.wait = wait
 
+
+#: bytes of one reply's body read at most (a larger one is refused, not read)
+MAX_BODY = 64 * 1024 * 1024
+#: bytes read from a reply's body at a time
+_CHUNK = 1 << 16
 
 #: status codes worth another attempt
 RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504}) | frozenset(range(505, 600))
@@ -95,6 +109,18 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
     if when is None:
         return None
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def printable(text: str) -> str:
+    r"""``text`` as one line a terminal shows as it is: whitespace runs as one space, every other control or
+    format character escaped (an escape code that would set the window title, clear the screen or reorder text).
+
+    Examples
+    --------
+    >>> printable("bad\x1b]0;owned\x07 key\r\n  \u202eevil")
+    'bad\\x1b]0;owned\\x07 key \\u202eevil'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
@@ -132,7 +158,7 @@ def _connection_failure(url: str, exc: BaseException, timeout: float) -> str | _
         return f"the host name {host} does not resolve (DNS lookup failed)"
     if any(isinstance(c, ConnectionRefusedError) for c in causes):
         port = urlsplit(url).port or (443 if url.startswith("https") else 80)
-        return f"connection refused by {host}:{port} (nothing listens there: is the server running?)"
+        return _Retry(f"connection refused by {host}:{port} (nothing listens there: is the server running?)")
     if isinstance(exc, requests.exceptions.Timeout) or any(isinstance(c, (TimeoutError, socket.timeout)) for c in causes) \
             or any(type(c).__name__ in ("ReadTimeoutError", "ConnectTimeoutError") for c in causes):
         return _Retry(f"timed out after {timeout:g}s")
@@ -154,8 +180,8 @@ def _address(host: str) -> bool:
     return True
 
 
-def _short(exc: BaseException, limit: int = 160) -> str:
-    text = " ".join(str(exc).split())
+def _short(exc: BaseException | str, limit: int = 160) -> str:
+    text = printable(str(exc))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -171,6 +197,106 @@ class _BearerAuth:
         return request
 
 
+#: the deadline of the attempt this thread is making (read by the connections of :func:`_adapter`)
+_attempt_of_thread = threading.local()
+
+
+class _Deadline:
+    """The end of one attempt: when it comes, the sockets of the attempt's connection are shut down.
+
+    A blocked read (of a status line, a header or the body) then ends at once, whatever the
+    socket's own timeout (which only bounds silence). Used as a context manager around the attempt.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def watch(self, sock: Any) -> None:
+        """Shut ``sock`` down at the deadline (at once if it has passed)."""
+        with self._lock:
+            self._sockets.append(sock)
+            expired = self.expired
+        if expired:
+            _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+    def __enter__(self) -> _Deadline:
+        _attempt_of_thread.deadline = self
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        _attempt_of_thread.deadline = None
+
+
+def _shut(sock: Any) -> None:
+    """Shut a socket down for reading and writing (a TLS socket at its file descriptor, under the TLS layer)."""
+    try:
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+    except (OSError, TypeError):  # closed already, or not a socket (a TLS-in-TLS transport: its timeout bounds it)
+        pass
+
+
+def _watched(sock: Any) -> None:
+    deadline = getattr(_attempt_of_thread, "deadline", None)
+    if deadline is not None and sock is not None:
+        deadline.watch(sock)
+
+
+@functools.cache
+def _connection_classes() -> dict[str, type]:
+    """urllib3's HTTP and HTTPS connection pools, with connections that put their socket under the deadline of
+    the thread's attempt when they connect and when they send a request (a kept-alive one too)."""
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    class Watched:
+        def connect(self) -> None:
+            super().connect()
+            _watched(self.sock)
+
+        def request(self, *args: Any, **kwargs: Any) -> None:
+            _watched(self.sock)
+            super().request(*args, **kwargs)
+
+    connections = {"http": type("WatchedHTTPConnection", (Watched, HTTPConnection), {}),
+                   "https": type("WatchedHTTPSConnection", (Watched, HTTPSConnection), {})}
+    return {"http": type("WatchedHTTPConnectionPool", (HTTPConnectionPool,), {"ConnectionCls": connections["http"]}),
+            "https": type("WatchedHTTPSConnectionPool", (HTTPSConnectionPool,), {"ConnectionCls": connections["https"]})}
+
+
+def _adapter(pool_size: int) -> Any:
+    """A requests adapter without retries whose pools (direct, or through an http(s) proxy) keep the deadline."""
+    import urllib3.poolmanager
+    from requests.adapters import HTTPAdapter
+
+    def watched(manager: Any) -> Any:
+        if manager.pool_classes_by_scheme is urllib3.poolmanager.pool_classes_by_scheme:  # not a SOCKS proxy's own
+            manager.pool_classes_by_scheme = _connection_classes()
+        return manager
+
+    class Adapter(HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            super().init_poolmanager(*args, **kwargs)
+            watched(self.poolmanager)
+
+        def proxy_manager_for(self, proxy: str, **kwargs: Any) -> Any:
+            return watched(super().proxy_manager_for(proxy, **kwargs))
+
+    return Adapter(pool_connections=1, pool_maxsize=max(1, int(pool_size)), max_retries=0)
+
+
 class JsonClient:
     """POST JSON to one server, with the redirect, retry and fail-fast rules of this module.
 
@@ -179,9 +305,9 @@ class JsonClient:
     api_key : str
         Sent as ``Authorization: Bearer`` to the URLs given to :meth:`post`, never elsewhere.
     timeout : float
-        Seconds to connect, and seconds of silence while waiting for a reply.
+        Seconds one attempt may take in all: connecting, sending, and reading the whole reply.
     retries : int
-        Further attempts after a retryable failure.
+        Further attempts after a retryable failure (:attr:`max_retries`; :attr:`retries` counts those made).
     backoff, max_backoff : float
         Wait ``backoff * 2**k`` seconds before retry ``k + 1``, at most ``max_backoff``.
     max_retry_after : float
@@ -192,6 +318,8 @@ class JsonClient:
         The options naming the URL and the key's variable, for messages (``--judge-url``).
     cancel : threading.Event, optional
         Set by another worker of the same run: stop without another attempt.
+    max_body : int
+        Bytes of one reply's body read at most; a larger reply is an error, not retried.
     """
 
     def __init__(
@@ -207,12 +335,14 @@ class JsonClient:
         url_option: str = "the server URL",
         key_option: str = "the API key",
         cancel: threading.Event | None = None,
+        max_body: int = MAX_BODY,
     ) -> None:
         import requests
-        from requests.adapters import HTTPAdapter
 
-        self.timeout, self.retries, self.backoff, self.max_backoff = timeout, max(0, int(retries)), backoff, max_backoff
-        self.max_retry_after = max_retry_after
+        self.timeout, self.max_retries, self.backoff, self.max_backoff = timeout, max(0, int(retries)), backoff, max_backoff
+        self.max_retry_after, self.max_body = max_retry_after, max_body
+        self._retried = 0
+        self._retried_lock = threading.Lock()
         self.url_option, self.key_option = url_option, key_option
         self.cancel = cancel if cancel is not None else threading.Event()
         self._auth = _BearerAuth(api_key)
@@ -220,9 +350,21 @@ class JsonClient:
         self._names_lock = threading.Lock()
         self._warned: set[str] = set()
         self._session = requests.Session()
-        adapter = HTTPAdapter(pool_connections=1, pool_maxsize=max(1, int(pool_size)), max_retries=0)
+        adapter = _adapter(pool_size)
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
+
+    @property
+    def retries(self) -> int:
+        """Attempts repeated so far by every caller of this client (read safely from any thread).
+
+        Returns
+        -------
+        int
+            Retries after HTTP 408/429/5xx, timeouts, refused or lost connections.
+        """
+        with self._retried_lock:
+            return self._retried
 
     def post(self, url: str, payload: dict[str, Any]) -> Any:
         """POST ``payload`` as JSON to ``url`` and return the decoded JSON reply.
@@ -236,19 +378,21 @@ class JsonClient:
         self._warn_clear_text(url)
         self._resolve(url)
         last = "no attempt"
-        for attempt in range(self.retries + 1):
+        for attempt in range(self.max_retries + 1):
             if self.cancel.is_set():
                 raise EndpointError(f"{url}: cancelled (another request of this run failed)")
             try:
                 return self._attempt(url, body)
             except _Retry as failed:
                 last = failed.cause
-                if attempt == self.retries:
+                if attempt == self.max_retries:
                     break
                 wait = failed.wait if failed.wait is not None else min(self.max_backoff, self.backoff * 2**attempt)
                 if self.cancel.wait(wait):
                     raise EndpointError(f"{url}: cancelled (another request of this run failed)") from None
-        raise EndpointError(f"{url}: gave up after {self.retries + 1} attempts ({last})")
+                with self._retried_lock:
+                    self._retried += 1
+        raise EndpointError(f"{url}: gave up after {self.max_retries + 1} attempts ({last})")
 
     def _warn_clear_text(self, url: str) -> None:
         """Warn (once per host) when the key is about to go over plain http to a host that is not this machine."""
@@ -315,20 +459,30 @@ class JsonClient:
         return f"the {kind}host name {host} does not resolve ({LOOKUPS} DNS lookups failed: {cause})"
 
     def _attempt(self, url: str, body: bytes) -> Any:
+        """One attempt, under its deadline: the decoded reply, or :class:`_Retry` / :class:`EndpointError`."""
         import requests
 
-        try:
-            response = self._session.post(url, data=body, headers={"Content-Type": "application/json"}, auth=self._auth,
-                                          timeout=(self.timeout, self.timeout), allow_redirects=False)
-            raw = response.content
-        except requests.exceptions.RequestException as exc:
-            found = _connection_failure(url, exc, self.timeout)
-            if isinstance(found, _Retry):
-                raise found from None
-            raise EndpointError(f"{url}: gave up without retrying: connection failed: {found}") from None
+        with _Deadline(self.timeout) as deadline:
+            try:
+                response = self._session.post(url, data=body, headers={"Content-Type": "application/json"}, auth=self._auth,
+                                              timeout=(self.timeout, self.timeout), allow_redirects=False, stream=True)
+                try:
+                    return self._reply(url, response, deadline)
+                finally:
+                    response.close()
+            except requests.exceptions.RequestException as exc:
+                if deadline.expired:
+                    raise _Retry(f"timed out: no complete reply within {self.timeout:g}s") from None
+                found = _connection_failure(url, exc, self.timeout)
+                if isinstance(found, _Retry):
+                    raise found from None
+                raise EndpointError(f"{url}: gave up without retrying: connection failed: {found}") from None
+
+    def _reply(self, url: str, response: Any, deadline: _Deadline) -> Any:
+        """The decoded JSON of a reply whose status and headers have come (its body read here, up to the cap)."""
         status = response.status_code
         if 300 <= status < 400:
-            location = response.headers.get("Location", "(no Location)")
+            location = printable(response.headers.get("Location", "(no Location)"))
             raise EndpointError(
                 f"{url}: HTTP {status} redirect from {urlsplit(url).netloc} to {location}; redirects are not followed "
                 f"(the API key goes only where you point it): point {self.url_option} at the final URL")
@@ -338,18 +492,36 @@ class JsonClient:
                 asked = retry_after_seconds(response.headers.get("Retry-After"))
                 wait = None if asked is None else min(asked, self.max_retry_after)
             raise _Retry(f"HTTP {status}", wait)
+        raw = self._body(url, response, deadline)
         if status >= 400:
-            detail = " ".join(raw[:200].decode("utf-8", "replace").split())
+            detail = printable(raw[:200].decode("utf-8", "replace"))
             hint = ""
             if status in (401, 403):
                 hint = f" (check the API key: {self.key_option})"
             elif status == 404:
                 hint = f" (check {self.url_option}, usually ending in /v1, and the model name)"
-            raise EndpointError(f"{url}: HTTP {status} {response.reason or ''}: {detail}{hint}".replace("  ", " "))
+            raise EndpointError(f"{url}: HTTP {status} {printable(response.reason or '')}: {detail}{hint}".replace("  ", " "))
         try:
             return json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise EndpointError(f"{url}: malformed reply (not JSON): {raw[:120]!r}") from None
+
+    def _body(self, url: str, response: Any, deadline: _Deadline) -> bytes:
+        """The body, refused unread past :attr:`max_body` bytes (as its ``Content-Length`` announces, or as it comes);
+        one the deadline cut (a body that ends when the connection does looks complete) is a :class:`_Retry`."""
+        too_large = EndpointError(f"{url}: the reply is larger than {self.max_body:,} bytes, the cap on one reply's body: "
+                                  "not read (a server that streams without end, or the wrong URL?)")
+        announced = response.headers.get("Content-Length", "")
+        if announced.strip().isdigit() and int(announced) > self.max_body:
+            raise too_large
+        data = bytearray()
+        for chunk in response.iter_content(_CHUNK):
+            data += chunk
+            if len(data) > self.max_body:
+                raise too_large
+        if deadline.expired:
+            raise _Retry(f"timed out: no complete reply within {self.timeout:g}s")
+        return bytes(data)
 
     def close(self) -> None:
         """Close the kept-alive connections."""

@@ -141,12 +141,19 @@ def _closed_port() -> int:
     return port
 
 
-def test_connection_refused_is_not_retried(lookups):
+def test_connection_refused_is_retried_like_a_5xx(lookups):
+    """A server restarting refuses connections for a while (issue 43, contract E): retried, and counted."""
     port = _closed_port()
-    with pytest.raises(EndpointError) as err:
-        post_json(f"http://127.0.0.1:{port}/v1/completions", {"prompt": "p"}, retries=5, backoff=30)
-    assert lookups == ["127.0.0.1"]  # one connection attempt, no retry (a retry would first wait 30 s)
-    assert f"connection refused by 127.0.0.1:{port}" in str(err.value) and "is the server running" in str(err.value)
+    waits = RecordedWaits()
+    client = JsonClient(retries=5, backoff=0.5, cancel=waits)
+    try:
+        with pytest.raises(EndpointError) as err:
+            client.post(f"http://127.0.0.1:{port}/v1/completions", {"prompt": "p"})
+    finally:
+        client.close()
+    assert lookups == ["127.0.0.1"] * 6 and waits.waits == [0.5, 1.0, 2.0, 4.0, 8.0] and client.retries == 5
+    assert f"gave up after 6 attempts (connection refused by 127.0.0.1:{port}" in str(err.value)
+    assert "is the server running" in str(err.value)
 
 
 def test_a_name_that_does_not_resolve_is_not_retried(lookups):
@@ -280,20 +287,26 @@ def _one_text_run(tmp_path):
             "--judge-model", "m", "--judge-cache", str(tmp_path / "c.sqlite")]
 
 
-@pytest.mark.parametrize("url, cause", [
-    ("https://example.invalid/v1", "the host name example.invalid does not resolve"),
-    ("http://127.0.0.1:{port}/v1", "connection refused by 127.0.0.1:{port}"),
+@pytest.mark.parametrize("url, cause, attempts", [
+    ("https://example.invalid/v1", "the host name example.invalid does not resolve", 1),
+    ("http://127.0.0.1:{port}/v1", "gave up after 6 attempts (connection refused by 127.0.0.1:{port}", 6),
 ])
-def test_cli_stops_at_once_with_one_line(built, tmp_path, capsys, lookups, url, cause):
+def test_cli_stops_with_one_line(built, tmp_path, capsys, lookups, monkeypatch, url, cause, attempts):
+    from triplebench import http
     from triplebench.cli.main import main
 
+    class Quick(http.JsonClient):  # the judge's backoff, in milliseconds
+        def __init__(self, **options):
+            super().__init__(**{**options, "backoff": 0.001})
+
+    monkeypatch.setattr(http, "JsonClient", Quick)
     port = _closed_port()
     assert main([*_one_text_run(tmp_path), "--judge-url", url.format(port=port)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("triplebench: error: ") and cause.format(port=port) in err
     host = "example.invalid" if "example" in url else "127.0.0.1"
-    assert lookups.count(host) <= 2  # the FS prompts' first attempts only (two distinct triples), no retry
+    assert lookups.count(host) <= 2 * attempts  # the two distinct FS prompts, each retried only when refused
 
 
 def test_cli_401_stops_at_once(built, tmp_path, capsys):

@@ -69,8 +69,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     server.add_argument("--api", choices=("chat", "completions"), default="chat", help="endpoint (default chat)")
     server.add_argument("--key-env", metavar="VAR", help="environment variable holding this server's API key")
     server.add_argument("--insecure-http", action="store_true", help="allow plain http to a non-loopback host")
-    server.add_argument("--timeout", type=float, default=300.0, help="seconds of silence before a retry (default 300)")
-    server.add_argument("--retries", type=int, default=5, help="retries of a 408/429/5xx/timeout (default 5)")
+    server.add_argument("--timeout", type=float, default=300.0, help="seconds one reply may take in all, a deadline (connecting, sending, the "
+                        "whole reply read), before a retry (default 300)")
+    server.add_argument("--retries", type=int, default=5, help="retries of a 408/429/5xx/timeout/refused connection (default 5)")
     decoding = parser.add_argument_group("decoding")
     decoding.add_argument("--max-tokens", type=int, default=512, help="tokens per reply (default 512: a GenRES document's triples fit)")
     decoding.add_argument("--temperature", type=float, default=0.0, help="default 0 (greedy)")

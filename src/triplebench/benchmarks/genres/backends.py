@@ -166,7 +166,8 @@ JUDGE_SPEC: tuple[Option, ...] = (
     Option("judge_api", "choice", "completions", "the judge server's API", choices=("completions", "chat")),
     Option("judge_concurrency", "int", 32, "judge requests in flight (vLLM: 32-64; llama.cpp: its --parallel slots; "
            "Ollama: $OLLAMA_NUM_PARALLEL; a rate-limited API: fewer)", minimum=1, maximum=64),
-    Option("judge_timeout", "float", 60.0, "seconds per judge request", minimum=0.1, maximum=3600),
+    Option("judge_timeout", "float", 60.0, "seconds one judge reply may take in all (a deadline: connecting, sending, "
+           "the whole reply read)", minimum=0.1, maximum=3600),
     Option("judge_cache", "path", None, "SQLite cache of judge replies [default: the per-user cache]"),
     Option("max_unparsable", "float", 0.05, "openai judge: the largest share of a score's judged triples whose reply "
            "does not answer the question (FS: true/false; GS: sub-triples or N/A); past it FS/GS are refused, below "

@@ -53,9 +53,9 @@ def adapter_from_spec(spec: str | None, *, model: str | None = None, url: str | 
     insecure_http : bool
         ``--insecure-http``.
     timeout : float
-        Server timeout in seconds.
+        ``--timeout``: seconds one server reply may take in all (connecting, sending, the whole reply read).
     retries : int
-        Server retries.
+        ``--retries``: further attempts after a retryable server failure.
     batch_size : int
         ``hf:`` and ``py:`` inputs per call.
     device : str

@@ -1,0 +1,231 @@
+"""The shared HTTP client against misbehaving servers (issue 43, items 3 and 6; contract E).
+
+* ``timeout`` is a deadline for the whole reply: a server that sends a byte at a time, in the
+  headers or in the body, is cut off (the silence between bytes never reaches the timeout);
+* a body is read up to a cap: one announced larger is refused unread, one that grows past it
+  is refused as it comes;
+* the server's text in a message (an error body, the reason phrase, a ``Location``) has its
+  control characters escaped: no escape code reaches the terminal;
+* every retry is counted on the client, from any number of threads.
+
+Each server is a raw socket on a loopback address started by the test. The dribbling servers
+end their reply validly after a while: a client without the deadline would get a good reply
+(and the test fail on it) instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from triplebench.http import EndpointError, JsonClient, printable
+
+BODY = b'{"ok": true}'
+
+
+class RawServer:
+    """Answers each connection with ``answer(connection)`` after reading the request's headers and body."""
+
+    def __init__(self, answer: Callable[[socket.socket], None]) -> None:
+        self.answer = answer
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1/chat/completions"
+        self.requests = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._one, args=(connection,), daemon=True).start()
+
+    def _one(self, connection: socket.socket) -> None:
+        with connection:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += connection.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")), 0)
+            while len(body) < length:
+                body += connection.recv(65536)
+            self.requests += 1
+            try:
+                self.answer(connection)
+            except OSError:
+                pass  # the client hung up: what the deadline does
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def _dribble(connection: socket.socket, data: bytes, every: float = 0.02) -> None:
+    for i in range(len(data)):
+        connection.sendall(data[i:i + 1])
+        threading.Event().wait(every)
+
+
+@pytest.mark.parametrize("where", ["body", "headers"])
+def test_a_server_sending_a_byte_at_a_time_is_cut_off_at_the_deadline(where):
+    padded = b'{"ok": true' + b" " * 150 + b"}"  # 162 bytes: about 3 s at one byte per 20 ms
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + b"X-Pad: " + b"a" * 150 + b"\r\n"
+
+    def answer(connection):
+        if where == "body":
+            connection.sendall(head + b"Content-Length: %d\r\n\r\n" % len(padded))
+            _dribble(connection, padded)
+        else:
+            _dribble(connection, head + b"Content-Length: %d\r\n\r\n" % len(BODY))
+            connection.sendall(BODY)
+
+    server = RawServer(answer)
+    client = JsonClient(timeout=0.5, retries=1, backoff=0.01)
+    try:
+        with pytest.raises(EndpointError) as err:
+            client.post(server.url, {"prompt": "p"})
+    finally:
+        client.close()
+        server.close()
+    assert "gave up after 2 attempts (timed out: no complete reply within 0.5s)" in str(err.value)
+    assert server.requests == 2 and client.retries == 1
+
+
+def test_the_deadline_leaves_a_prompt_reply_alone():
+    server = RawServer(lambda c: c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(BODY) + BODY))
+    client = JsonClient(timeout=5, retries=0)
+    try:
+        assert [client.post(server.url, {"prompt": str(i)}) for i in range(3)] == [{"ok": True}] * 3
+        assert client.retries == 0
+    finally:
+        client.close()
+        server.close()
+
+
+@pytest.mark.parametrize("announced", [True, False])
+def test_a_body_past_the_cap_is_refused(announced):
+    big = b'{"data": "' + b"x" * 5000 + b'"}'
+
+    def answer(connection):
+        if announced:
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(big) + big)
+        else:  # no length: the body ends with the connection
+            connection.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + big)
+
+    server = RawServer(answer)
+    client = JsonClient(retries=3, backoff=0.01, max_body=1000)
+    try:
+        with pytest.raises(EndpointError, match=r"the reply is larger than 1,000 bytes, the cap on one reply's body"):
+            client.post(server.url, {"prompt": "p"})
+        assert server.requests == 1 and client.retries == 0  # not retried: the same request gets the same reply
+    finally:
+        client.close()
+        server.close()
+    assert JsonClient().max_body >= 32 * 1024 * 1024  # the default leaves room for long log-probability replies
+
+
+ESCAPES = "\x1b]0;owned\x07\x1b[2J\x9b\u202e"
+
+
+@pytest.mark.parametrize("status, reason, headers, body", [
+    (400, "Bad Request", {}, f"context too long {ESCAPES} end"),
+    (401, f"Unauthorized{ESCAPES}", {}, "no"),
+    (302, "Found", {"Location": f"https://elsewhere.example/{ESCAPES}"}, ""),
+])
+def test_server_text_in_a_message_is_escaped(status, reason, headers, body):
+    def answer(connection):
+        data = body.encode("utf-8")
+        lines = [f"HTTP/1.1 {status} {reason}", f"Content-Length: {len(data)}", *(f"{k}: {v}" for k, v in headers.items())]
+        connection.sendall("\r\n".join(lines).encode("utf-8") + b"\r\n\r\n" + data)
+
+    server = RawServer(answer)
+    client = JsonClient(retries=0)
+    try:
+        with pytest.raises(EndpointError) as err:
+            client.post(server.url, {"prompt": "p"})
+    finally:
+        client.close()
+        server.close()
+    message = str(err.value)
+    assert message.isprintable() and "\\x1b]0;owned\\x07\\x1b[2J" in message
+    assert printable(message) == message
+
+
+def test_the_judge_cli_prints_an_escaped_error_body(built, tmp_path, capsys):
+    from triplebench.cli.main import main
+
+    server = RawServer(lambda c: c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 17\r\n\r\n\x1b]0;owned\x07\x1b[2Jabc"))
+    pred = tmp_path / "p.jsonl"
+    pred.write_text('{"text": "a good text", "triples": [["a", "r", "b"]]}\n')
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"text": "a good text", "triples": [["a", "r", "b"]]}\n')
+    try:
+        status = main(["score", "genres", str(pred), "--set", "cdr", "--gold", str(gold), "--scores", "FS", "--judge", "openai",
+                       "--judge-model", "m", "--judge-cache", str(tmp_path / "c.sqlite"), "--judge-url", server.url.rsplit("/", 2)[0]])
+    finally:
+        server.close()
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "\x1b" not in err and "\x07" not in err and "HTTP 400 Bad Request: \\x1b]0;owned\\x07\\x1b[2Jabc" in err
+
+
+class Busy:
+    """503 to every other request, 200 to the rest (a server under load)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.seen = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with outer.lock:
+                    outer.seen += 1
+                    status = 503 if outer.seen % 2 else 200
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(BODY)))
+                self.end_headers()
+                self.wfile.write(BODY)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1/completions"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_retries_are_counted_across_threads():
+    server = Busy()
+    client = JsonClient(retries=50, backoff=0.001, pool_size=8)
+    errors: list[BaseException] = []
+
+    def worker():
+        try:
+            for _ in range(10):
+                client.post(server.url, {"prompt": "p"})
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        client.close()
+        server.close()
+    assert errors == []
+    assert client.retries == server.seen - 80 and client.retries > 0  # every request not answered 200 was retried
