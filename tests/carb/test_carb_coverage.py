@@ -90,7 +90,8 @@ def test_sentences_of_the_split_without_gold_extractions_are_placed(built):
     gold = result.coverage["gold_sentences"]
     assert result.warnings == [f"{gold.total - 1} of {gold.total} gold sentences of the test split have no predicted "
                                "extraction: they count as misses (recall), as in the reference; to validate on a "
-                               "sample of sentences, pass subset=True / --subset"]
+                               "sample of sentences, pass subset=True (triplebench score --subset; run --limit N scores its "
+                               "sample so)"]
     # placed in the split, scored as the reference does (thresholds only): not "unknown"
     assert result.counts["sentences_without_gold"] == len(no_gold)
 

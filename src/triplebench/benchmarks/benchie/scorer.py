@@ -231,7 +231,7 @@ class Scoring:
         elif n_predicted < n_gold:
             warnings.append(f"{n_gold - n_predicted} of {n_gold} gold sentences have no predicted extraction: their "
                             "fact synsets count as misses (recall), as in the reference; to validate on a sample of "
-                            "sentences, pass subset=True / --subset")
+                            "sentences, pass subset=True (triplebench score --subset; run --limit N scores its sample so)")
         ids = [s for s, k in zip(index.sent_ids, keep) if k]
         details = {"sentences": {"sent_id": ids, "tp": m.tp[keep].tolist(), "fp": m.fp[keep].tolist(),
                                  "fn": m.fn[keep].tolist()}}

@@ -274,7 +274,7 @@ class EncodedGold:
         elif missing:
             warnings.append(f"{missing} of {len(self.side.keys)} gold sentences of the {self.split} split have no "
                             "predicted extraction: they count as misses (recall), as in the reference; to validate on a "
-                            "sample of sentences, pass subset=True / --subset")
+                            "sample of sentences, pass subset=True (triplebench score --subset; run --limit N scores its sample so)")
         result = CarbResult(
             NAME, self.signature(allow_partial, loaded.format, self.gold.sample is not None),
             {"auc": auc, "precision": precision, "recall": recall, "f1": f1},
