@@ -66,9 +66,10 @@ def make_signature(benchmark: str, location: DataLocation | None, **fields: obje
     return "|".join(parts)
 
 
-#: fields that say how one system's input was read, not what its number measures: two results
-#: that differ only in them are comparable (an allennlp file against a tabbed one)
-PROVENANCE = ("format",)
+#: fields that say which system's input was read and how, not what its number measures: two results
+#: that differ only in them are comparable (an allennlp file against a tabbed one; two models run with
+#: the same prompt, ``triplebench run``'s ``model:``; a different ``prompt:`` is another measurement)
+PROVENANCE = ("format", "model")
 
 
 def parse(signature: str) -> dict[str, str]:

@@ -138,7 +138,8 @@ def test_a_downloaded_release_gives_the_checkouts_signature(name, built, tmp_pat
 
 
 def test_run_gives_the_apis_signature_with_the_model_and_prompt_added(built, tmp_path):
-    """`triplebench run` adds the model and the prompt; the rest is the signature of scoring its predictions."""
+    """`triplebench run` adds the model and the prompt (and confidence:constant: no extraction has a model confidence,
+    so the AUC is not reported); the rest is the signature and the scores of scoring its predictions."""
     gold = {r["sentence"]: r["extractions"] for r in DataLocation.default().records("carb", "gold", "test")}
 
     def extract(texts):
@@ -147,5 +148,6 @@ def test_run_gives_the_apis_signature_with_the_model_and_prompt_added(built, tmp
     outcome = triplebench.run(extract, "carb", out=tmp_path / "run", quiet=True)["carb/test"]
     again = triplebench.score("carb", tmp_path / "run" / "carb" / "test" / "predictions.tsv", fmt="tabbed")
     assert "|model:py:" in outcome.signature and "|prompt:" in outcome.signature
-    assert without(outcome.signature, ("model", "prompt", *PROVENANCE)) == without(again.signature, PROVENANCE)
-    assert outcome.result.scores == again.scores
+    assert "|confidence:constant|" in outcome.signature and outcome.result.scores["auc"] is None
+    assert without(outcome.signature, ("model", "prompt", "confidence", *PROVENANCE)) == without(again.signature, PROVENANCE)
+    assert outcome.result.scores == {**again.scores, "auc": None}
