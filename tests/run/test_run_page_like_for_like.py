@@ -137,3 +137,20 @@ def test_the_published_systems_are_read_from_the_location_given(constant_run, tm
     empty.mkdir()
     page = write_run_page(folder, tasks, results, bootstrap=0, location=DataLocation.from_options({"data": str(empty)}))
     assert "publishes no system outputs" in _standing(page.read_text(encoding="utf-8"), "carb-test")
+
+
+def test_genres_sets_the_run_beside_the_archived_model_runs_on_ts(built, tmp_path):
+    """GenRES's published systems are its archived model runs of the set: their TS the way ``score genres
+    --archived-run`` gives it, beside the run's own TS computed with the same topic model."""
+    from triplebench.benchmarks.genres import score
+
+    tasks = find_tasks(["genres/cdr"])
+    results = run(lambda texts: [[[t.split()[0], "treats", t.split()[-1]]] for t in texts], tasks, out=tmp_path / "run",
+                  quiet=True, cache=False)
+    page = write_run_page(tmp_path / "run", tasks, results, bootstrap=0).read_text(encoding="utf-8")
+    section = _standing(page, "genres-cdr")
+    heads = re.findall(r"<th>(.*?)</th>", re.search(r"<thead>(.*?)</thead>", section, re.S).group(1))
+    assert heads == ["system", "TS"]  # US and CS: the archived runs have none here, so they are not in this table
+    assert _row(section, "gpt-4") == [f"{100 * score(None, archived_run='cdr/gpt-4/1', scores='TS')['TS']:.1f}"]
+    own = score(str(results["genres/cdr"].predictions), **{**tasks[0].score_options(), "scores": "TS"})["TS"]
+    assert _row(section, "this run (genres/cdr)") == [f"{100 * own:.1f}"]

@@ -439,6 +439,7 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
 
     from . import score
     from .reproduce import archive_table
+    from .topics import TopicModel, model_for
 
     table = archive_table("predictions", location)
     table = table.filter(pc.and_(pc.equal(table["set"], options["dataset"]), pc.equal(table["sample"], SETS[options["dataset"]][0])))
@@ -446,8 +447,9 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     for row in table.select(["model", "seed"]).to_pylist():
         runs[row["model"]] = min(runs.get(row["model"], row["seed"]), row["seed"])
     wanted = ",".join(["TS", *(s for s in ("FS", "GS") if s in scores)])
+    topics = TopicModel.load(model_for(options["dataset"], location))  # one model: the set's text topics computed once
     return {(model if seed == 1 else f"{model}/{seed}"): score(None, archived_run=f"{options['dataset']}/{model}/{seed}",
-                                                                  scores=wanted, **location.as_options())
+                                                                  scores=wanted, topic_model=topics, **location.as_options())
             for model, seed in runs.items()}
 
 
