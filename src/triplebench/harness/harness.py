@@ -56,6 +56,9 @@ PLAIN_EVERY = 10.0
 #: or refuses the key, the URL or the model name (HTTP 401, 403, 404, 407), or the run was cancelled
 _RUN_FAILURE = re.compile(r"connection refused|does not resolve|cannot connect|TLS |redirect|proxy|cancelled|HTTP 40[1347]\b")
 
+#: a failure of the run that the same command may not meet again: the server went away or dropped the connection
+_CONNECTION_LOST = re.compile(r"connection refused|reset or closed|cannot connect")
+
 
 class RunError(TripleBenchError):
     """The model failed for the whole run; what was answered is cached (the message says how much)."""
@@ -347,20 +350,23 @@ def _ask_missing(adapter: Adapter, todo: list[Request], answers: Answers, cache:
         adapter.close()
     if failures:
         first = failures[0]
-        where = _kept(answers, cache)
+        where = _kept(answers, cache, resume=bool(_CONNECTION_LOST.search(str(first))))
         if isinstance(first, InputError):  # the callable's own bad output: still an input error
             raise InputError(first.source, first.line, f"{first.detail}; {where}", first.field) from first
         raise RunError(f"{_message(first)}; {where}") from first
     progress.show(stats, final=True)
 
 
-def _kept(answers: Answers, cache: ReplyCache | None) -> str:
-    """What a stopped run keeps, and whether a rerun resumes."""
+def _kept(answers: Answers, cache: ReplyCache | None, resume: bool = True) -> str:
+    """What a stopped run keeps, and what a rerun does: resume (``resume``: the same command can succeed), or
+    ask only the rest once the cause is fixed."""
     stats = answers.stats
     got = f"{len(answers.replies):,} of {stats.requests:,} replies ({stats.asked:,} asked in this run)"
     if cache is None:
         return f"{got} were not cached (no cache): a rerun asks again"
-    return f"{got} are in the reply cache {cache.path}: rerun the same command to resume"
+    if resume:
+        return f"{got} are in the reply cache {cache.path}: rerun the same command to resume"
+    return f"{got} are in the reply cache {cache.path}: once this is fixed, a rerun asks only the rest"
 
 
 def _message(exc: BaseException) -> str:
