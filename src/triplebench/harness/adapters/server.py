@@ -87,9 +87,9 @@ class ServerAdapter(Adapter):
     insecure_http : bool
         Allow plain http to a non-loopback host.
     timeout : float
-        Seconds to connect, and of silence while waiting for a reply.
+        Seconds one attempt at a reply may take in all, connecting to the last byte (a deadline).
     retries : int
-        Further attempts after a retryable failure.
+        Further attempts after a retryable failure (:attr:`max_retries`; :attr:`retries` counts those made).
     backoff : float
         First backoff wait in seconds (doubling, capped).
 
