@@ -236,10 +236,12 @@ class Benchmark:
         """
         from .location import DataLocation
         from .scoring.significance import with_intervals
+        from .signature import with_gold_content
 
         opts = self.read_options(options)
         self.check(predictions, gold, opts)
         result = self.compute(predictions, gold, opts, DataLocation.from_options(opts))
+        result.signature = with_gold_content(result.signature, gold)  # a gold file: its content, not the dataset's version
         return with_intervals(result, bootstrap=opts.get("bootstrap") or 0, seed=opts.get("seed", 0),
                               level=opts.get("level", 0.95))
 

@@ -29,6 +29,7 @@ from corpus import (
     run,
     verdict,
 )
+from triplebench.signature import gold_content_digest
 
 FULL = os.environ.get("TRIPLEBENCH_FUZZ") == "full"
 _BASELINE_OUTPUT: dict[tuple[str, str], tuple[str, str]] = {}
@@ -69,6 +70,8 @@ def test_mutated_input_is_a_clear_error_or_a_documented_number(case: Case, folde
         for mutated, original in zip(argv, argv_for(case, folder, mutated=False)):
             if mutated != original:  # the path shows in --json ("system"), the name in the signature (gold:custom:NAME)
                 output = output.replace(mutated, original).replace(Path(mutated).name, Path(original).name)
+                if BASELINES[case.baseline].gold_for is not None:  # and a gold's bytes (data:sha256:DIGEST)
+                    output = output.replace(*(f"data:sha256:{gold_content_digest(p)}" for p in (mutated, original)))
         same = (outcome.kind, output) == _baseline(case, folder)  # a refusal is the same when the baseline's is
     found = record(case.entry, case.family, verdict(outcome.kind, expect, same), case.id,
                    outcome.detail or outcome.stderr[:300])
