@@ -137,6 +137,20 @@ def test_past_max_failed_the_task_is_refused_with_the_counts_and_the_others_are_
     assert manifest["requests"]["failed"] == 2 and not (tmp_path / "run" / "toy" / "a").exists()
 
 
+def test_a_server_that_answers_no_request_stops_the_run_after_a_few(tmp_path):
+    """A chat endpoint without a chat template answers every request with a 500: after the first few fail
+    through their retries with no reply between them, nothing more is asked."""
+    from triplebench.harness.harness import NONE_ANSWERED
+
+    ts = texts(60)
+    with ModelServer(faults={t: ["500"] * 9 for t in ts}) as server:
+        with pytest.raises(RunError, match=rf"the first {NONE_ANSWERED} requests all failed for good and none was answered, so no more "
+                           r"are asked \(first: .*gave up after 2 attempts \(HTTP 500\)\).*once this is fixed, a rerun asks only the rest"):
+            run(ServerAdapter(server.model, server.url, retries=1, backoff=0.01), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite",
+                concurrency=1, quiet=True, max_failed=1.0)
+        assert len(server.received) == 2 * NONE_ANSWERED
+
+
 def test_a_404_fails_fast_naming_the_option(tmp_path):
     ts = texts(3)
     with ModelServer(faults={t: ["404"] for t in ts}) as server:

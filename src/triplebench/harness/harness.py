@@ -11,7 +11,8 @@ Two kinds of failure (:func:`request_failure` tells them apart):
   past the reply deadline): the request is recorded as failed with its reason, never cached,
   and the other requests go on. The run decides what a task does with its failed items.
 * **The run's** (the server cannot be reached, a redirect, a refused key or URL, a Python
-  model that raised): the first one sets the run's cancel event: no worker starts another
+  model that raised, the first :data:`NONE_ANSWERED` requests all failed with no reply between
+  them): the first one sets the run's cancel event: no worker starts another
   request, a backoff wait ends at once, replies already in flight get :data:`GRACE` seconds to
   reach the cache, and :class:`RunError` says how many replies are cached and that a rerun
   resumes.
@@ -51,6 +52,9 @@ _POLL = 0.1
 GRACE = 5.0
 #: seconds between progress lines when the stream is not a terminal
 PLAIN_EVERY = 10.0
+#: requests that failed for good before the first reply, at which the run stops (a server that answers none:
+#: a chat endpoint without a chat template, a model the server cannot load); never once a reply came, asked or cached
+NONE_ANSWERED = 8
 
 #: an endpoint failure that no request of the run can escape: the server is unreachable, redirects,
 #: or refuses the key, the URL or the model name (HTTP 401, 403, 404, 407), or the run was cancelled
@@ -309,7 +313,10 @@ def _ask_missing(adapter: Adapter, todo: list[Request], answers: Answers, cache:
                             for request in chunk:
                                 answers.failed[request.key] = reason
                             stats.failed += len(chunk)
-                            continue
+                            if stats.asked or stats.cached or stats.failed < NONE_ANSWERED:
+                                continue
+                            exc = RunError(f"the first {stats.failed:,} requests all failed for good and none was answered, so no "
+                                           f"more are asked (first: {reason})")
                         if not cancel.is_set():
                             failures.append(exc)
                         cancel.set()
