@@ -131,8 +131,8 @@ class GenresTask(Task):
 
         missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
         if missing:
-            raise TripleBenchError(f"{self.name}: its scores (TS, US, CS) need the genres extra ({', '.join(missing)} "
-                                   "missing): pip install 'triplebench[genres]'")
+            raise TripleBenchError(f"GenRES's TS, US and CS need the genres extra ({', '.join(missing)} missing): "
+                                   "pip install 'triplebench[genres]'")
         judge = self.settings.get("judge")
         if judge == "archived":
             raise InputError.option("judge", judge, "openai for a run (the archived verdicts judge only the published "

@@ -103,7 +103,7 @@ class RobustTask(OpenIETask):
         partly = sum(0 < n < sizes[cid] for cid, n in seen.items())
         if not whole:
             first = sizes[self.clique_of[0]]
-            raise InputError(None, None, f"{self.name}: the {len(asked):,} sentences asked hold no whole clique (a clique is "
+            raise InputError(None, None, f"the {len(asked):,} sentences asked hold no whole ROBUST clique (a clique is "
                              f"scored by its worst sentence; the first has {first}): ask at least {first}", field="limit")
         result = self.robust.score(unified(records, whole), gold=whole, **options)
         result.counts["partly_asked_cliques"] = partly
