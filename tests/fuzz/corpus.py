@@ -71,6 +71,8 @@ class Family:
     #: "number": a numeric field (Baseline.number); "json": a JSON format; "detected": a format the lines name
     needs: str | None = None
     drop_format: bool = False  # run without the baseline's format flag: the file's lines must name it
+    #: what a refusal of this family must not say (the input is valid there): a refusal saying it is ``rejected``
+    never: str | None = None
 
     def applies(self, base: Baseline) -> bool:
         """Whether this family can mutate ``base``'s format."""
@@ -128,10 +130,21 @@ def _nested(data: bytes, rng: random.Random, base: Baseline) -> bytes:
     return b"\n".join(lines)
 
 
-def _surrogate(data: bytes, rng: random.Random, base: Baseline) -> bytes:
-    text = data.decode("utf-8")
-    at = text.find('"', text.find(":") + 1)
-    return (text[: at + 1] + "\\ud800" + text[at + 1:]).encode("utf-8")
+def _nested_document(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+    """The whole file one deeply nested JSON document (on one line, or spread over lines): the
+    "another benchmark's file" hints parse what a line could not be read as (issue 43)."""
+    deep = b"[" * 100_000 + b"]" * 100_000
+    return deep + b"\n" if rng.random() < 0.5 else b'{"a":\n' + deep + b"\n}\n"
+
+
+def _in_first_string(piece: str) -> Callable[[bytes, random.Random, Baseline], bytes]:
+    """``piece`` put at the start of the first string value of a JSON text."""
+    def mutate(data: bytes, rng: random.Random, base: Baseline) -> bytes:
+        text = data.decode("utf-8")
+        at = text.find('"', text.find(":") + 1)
+        return (text[: at + 1] + piece + text[at + 1:]).encode("utf-8")
+
+    return mutate
 
 
 def _long_element(size: int) -> Callable[[bytes, random.Random, Baseline], bytes]:
@@ -187,7 +200,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("underscore_number", "refuse", _number("1_0"), needs="number"),
     Family("fullwidth_number", "refuse", _number("\uff11"), needs="number"),
     Family("nested_json", "refuse", _json_only(_nested), needs="json"),
-    Family("lone_surrogate", "any", _json_only(_surrogate), needs="json"),
+    Family("lone_surrogate", "any", _json_only(_in_first_string("\\ud800")), needs="json"),
+    Family("nested_document", "refuse", _json_only(_nested_document), needs="json"),
+    # a JSON string may hold U+2028 and U+0085 as they are: str.splitlines ended a line there (issue 43)
+    Family("line_separator", "any", _json_only(_in_first_string("\u2028\x85")), needs="json", never="invalid JSON"),
     Family("long_element", "any", _long_element(2_000_000)),
     Family("flood", "any", _json_only(_flood), needs="json"),
     Family("directory", "refuse", lambda d, r, b: b"", path_kind="directory"),
@@ -480,17 +496,18 @@ def run(argv: list[str], names: tuple[str, ...]) -> Outcome:
 VERDICTS = ("ok", "refused", "vague", "traceback", "silent", "changed", "rejected", "hang", "memory")
 
 
-def verdict(kind: str, expect: str, same: bool | None = None) -> str:
+def verdict(kind: str, expect: str, same: bool | None = None, wrong_refusal: bool = False) -> str:
     """The class of one outcome.
 
     ``ok``: a number with exit 0 that is legitimate; ``refused``: exit 2 / InputError with a one-line
     message naming the input; ``vague``: a refusal that does not; ``traceback``; ``silent``: a number
     where the family must be refused; ``changed``: a reading rule (BOM, CRLF, NFD) changed the numbers;
-    ``rejected``: a clear refusal of input the reading rules make the baseline, which scores (``equal``);
+    ``rejected``: a clear refusal of input the reading rules make the baseline, which scores (``equal``), or one
+    that says what the family's input is not (``wrong_refusal``: :attr:`Family.never`);
     ``hang``: the timeout; ``memory``: a MemoryError or a peak-memory growth over :data:`MEMORY_LIMIT`.
     """
     if kind == "clear":
-        return "rejected" if expect == "equal" and same is False else "refused"
+        return "rejected" if (expect == "equal" and same is False) or wrong_refusal else "refused"
     if kind != "ok":
         return kind
     if expect == "refuse":

@@ -73,7 +73,9 @@ def test_mutated_input_is_a_clear_error_or_a_documented_number(case: Case, folde
                 if BASELINES[case.baseline].gold_for is not None:  # and a gold's bytes (data:sha256:DIGEST)
                     output = output.replace(*(f"data:sha256:{gold_content_digest(p)}" for p in (mutated, original)))
         same = (outcome.kind, output) == _baseline(case, folder)  # a refusal is the same when the baseline's is
-    found = record(case.entry, case.family, verdict(outcome.kind, expect, same), case.id,
+    never = family(case.family).never
+    wrong = outcome.kind == "clear" and never is not None and never in outcome.stderr
+    found = record(case.entry, case.family, verdict(outcome.kind, expect, same, wrong), case.id,
                    outcome.detail or outcome.stderr[:300])
     assert found in ("ok", "refused"), f"{case.id}: {found} {outcome.detail or outcome.stderr[:500] or outcome.stdout[:500]}"
     if case.mode == "json" and found == "ok":
