@@ -115,7 +115,7 @@ def test_a_sample_is_said_and_never_ranked_and_refused_tasks_say_why(constant_ru
     assert "sample: 40 of 641 items (--limit 40)" in page
     section = _standing(page, "carb-test")
     assert "not ranked" in section and "<table>" not in section and "p=" not in section
-    assert _row(page, "genres/cdr") == ["MiniLM files missing: pip install x"]
+    assert _row(page, "genres/cdr") == ["none asked", "MiniLM files missing: pip install x"]
 
 
 def test_text2kg_unseen_meets_the_unseen_baselines(built, tmp_path):

@@ -34,8 +34,17 @@ def sample_text(entry: Mapping[str, Any]) -> str:
 def replies_text(entry: Mapping[str, Any]) -> str:
     """``N items: a ok, b empty, ...`` from an entry's ``replies``."""
     replies = entry.get("replies") or {}
+    if not replies:
+        return "none asked"
     parts = [f"{_count(replies.get(o, 0))} {o}" for o in OUTCOMES if o in replies]
     return f"{_count(replies.get('items'))} items: " + ", ".join(parts)
+
+
+def parsed_text(entry: Mapping[str, Any]) -> str:
+    """``P of N (F failed)``: the replies read (ok or empty) of the items asked."""
+    replies = entry.get("replies") or {}
+    parsed = replies.get("ok", 0) + replies.get("empty", 0)
+    return f"{_count(parsed)} of {_count(replies.get('items'))}" + (f" ({_count(replies['failed'])} failed)" if replies.get("failed") else "")
 
 
 def rejected_text(entry: Mapping[str, Any]) -> str:
@@ -82,28 +91,30 @@ def headline(entries: Sequence[Mapping[str, Any]], results: Mapping[str, Any], h
         task = entry.get("task", "?")
         prompt = (entry.get("prompt") or {}).get("label") or _prompt_label(entry.get("prompt") or {})
         if entry.get("status") == "refused" or task not in results:
-            refused.append([task, entry.get("reason") or "not scored"])
+            refused.append([task, replies_text(entry), entry.get("reason") or "not scored"])
             continue
         spec = spec_of(entry.get("benchmark") or task.split("/")[0])
         result = results[task]
         shown = [s for s in spec.headline if s in result.scores and s not in hidden.get(task, set())]
         first = next((s for s in (spec.main_score, *shown) if s in shown), None)
         rows.append([task, f"{first} {score_cell(result, first, spec.display)}" if first else "none",
-                     replies_text(entry), sample_text(entry), entry.get("confidence", "?"), prompt])
+                     parsed_text(entry), sample_text(entry), entry.get("confidence", "?"), prompt])
         unit = f" ({spec.display.describe()})"
         parts = [table(["score", f"value [{round(level * 100)}% interval]{unit}"], [[s, score_cell(result, s, spec.display)] for s in shown],
                        caption=task)]
         source = (entry.get("prompt") or {}).get("source")
-        parts.append(paragraph(f"rejected extractions: {rejected_text(entry)}; prompt {prompt}" + (f" ({source})" if source else "")))
+        parts.append(paragraph(f"replies: {replies_text(entry)}; rejected extractions: {rejected_text(entry)}; prompt {prompt}"
+                               + (f" ({source})" if source else "")))
         if hidden.get(task):
             parts.append(paragraph(f"not shown: {', '.join(sorted(hidden[task]))}: they rank extractions by confidence, "
                                    "and the model gave none (constant confidence)", note=True))
         parts += [paragraph(f"warning: {w}", note=True) for w in entry.get("warnings") or result.warnings]
         parts.append(paragraph(f"signature: {entry.get('signature') or result.signature}", note=True))
         blocks.append("".join(parts))
-    out = [table(["task", "main score [interval]", "replies", "data", "confidence", "prompt"], rows, caption="Per task")] if rows else []
+    out = [table(["task", "main score [interval]", "parsed replies", "data", "confidence", "prompt"], rows, caption="Per task")] if rows else []
     if refused:
-        out.append(table(["task", "refused: why"], refused, caption="Refused tasks (not scored)"))
+        out.append(table(["task", "replies", "refused: why"], refused, caption="Refused tasks (not scored)",
+                         classes=[["", "", "text"]] * len(refused)))
     return section("headline", "The model", [lead, *out, *blocks])
 
 

@@ -224,20 +224,26 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     if left:
         out.notes.append(f"not compared: {', '.join(left)} (the published systems have no such score here; the run's is above)")
     allowed = out.columns
-    main = spec.main_score if spec.main_score in allowed else next((s for s in allowed if s.endswith("f1")), None)
+    main = spec.main_score if spec.main_score in allowed else next((s for s in allowed if s.endswith("f1")), allowed[0] if allowed else None)
     out.metric = main
     if constant and ranked:
         out.notes.append(f"not shown: {', '.join(sorted(ranked))} (the model gave no confidences to rank its extractions by); "
                          "no rank and no paired test on them")
     if main is None or spec.unit is None:
         return out
+    untested: dict[str, str] = {}
     for name, result in out.systems.items():
         if result.units is None or out.run.units is None or result.scores.get(main) is None:
             continue
         try:
             out.comparisons[name] = triplebench.compare(out.run, result, metric=main, bootstrap=bootstrap, seed=seed, level=level)
         except InputError as error:
-            out.notes.append(f"{name}: no paired test ({error})")
+            untested[name] = str(error)
+    if not out.comparisons and not untested:
+        out.notes.append(f"no paired test: the published systems' results carry no per-{spec.unit} statistics to resample")
+    if untested:
+        which = "" if len(untested) == len(out.systems) else f" with {', '.join(untested)}"
+        out.notes.append(f"no paired test{which}: {next(iter(untested.values()))}")
     return out
 
 
