@@ -365,3 +365,12 @@ def test_every_rejected_item_names_its_cause_in_the_reason():
 
     p = parse_reply('(a)\n(a; b; c; d)\n(; ; )\n[["x", "y", null]]\n{"object": "o"}\n(Subject; relation; object)\n(g; h', shown=SHOWN)
     assert p.rejected and all(CAUSES[r.cause] in p.reason for r in p.rejected)
+
+
+def test_a_group_holding_a_group_and_text_is_one_group():
+    assert args("((LRB) a; b; c)") == [("(LRB) a", "b", "c")]
+    assert args("[(a, b, c), (d, e, f)]") == ABC_DEF
+
+
+def test_one_quoted_string_is_not_a_tuple_of_one():
+    assert args('("Nobody told us; he said; nobody called us.")') == [('"Nobody told us', "he said", 'nobody called us."')]

@@ -65,7 +65,8 @@ How `triplebench run` reads a model's reply (one reply per input item)
                                             a Markdown table's outer pipes, separator row and a
                                             header row (Subject | Relation | Object) are skipped
      anything else                          text: ignored, counted in the reason
-   Inside a group, a JSON or Python literal ("a", "b, c", 'd') gives the elements; otherwise the
+   Inside a group, a JSON or Python literal of two or more strings ("a", "b, c", 'd') gives the
+   elements (one quoted string is not: '("Nobody told us; he said; nobody called us.")'); otherwise the
    group is split on ";" if it has one, else "|", else TAB, else ",". Elements lose surrounding
    whitespace and one pair of matching quotes. An empty element is kept (["A", "reviewed", ""] is
    a triple with an empty object: the benchmark's scorer treats it as its reference does); an item
@@ -518,7 +519,7 @@ def _split(content: str, start: int, end: int) -> _Item:
             values = attempt()
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
-        if values and all(isinstance(v, str) for v in values):
+        if len(values) >= 2 and all(isinstance(v, str) for v in values):  # one string is not a tuple: '"a; b; c."'
             return _scalars(values, start, end)
     sep = next((s for s in (";", "|", "\t", ",") if s in content), None)
     parts = [content] if sep is None else content.split(sep)
@@ -533,9 +534,9 @@ def _groups(text: str, i: int, end: int, items: list[_Item]) -> tuple[bool, int]
             items.append(_Item(None, i, end, "unclosed"))
             return True, end
         inner = _WS.match(text, i + 1).end()
-        if inner < close - 1 and text[inner] in "([":
-            if _groups(text, inner, close - 1, items)[0]:
-                return True, end
+        nested: list[_Item] = []
+        if inner < close - 1 and text[inner] in "([" and _groups(text, inner, close - 1, nested) == (False, close - 1):
+            items += nested  # a group of groups: a list of them
         else:
             items.append(_split(text[i + 1: close - 1], i, close))
         i = _GROUP_GAP.match(text, close, end).end()
