@@ -17,6 +17,7 @@ from triplebench.location import DataLocation
 from triplebench.reports.run_page import write_run_page
 from triplebench.reports.significance import systems
 from triplebench.reports.standing import levelled
+from triplebench.reports.yours import write_page
 
 pytestmark = pytest.mark.data
 
@@ -128,6 +129,10 @@ def test_text2kg_unseen_meets_the_unseen_baselines(built, tmp_path):
     for (name, _), rows in systems("text2kg", "unseen", DataLocation.default()).items():
         f1 = triplebench.score("text2kg", rows, split="unseen")["f1"]
         assert _row(section, name)[2] == f"{f1:.2f}"
+    # the same file through `report --add` on the unseen split is tabled as the unseen split
+    added = {"mine": (str(results["text2kg/unseen"].predictions), {})}
+    text = write_page("text2kg", added, tmp_path / "mine.html", bootstrap=20, split="unseen").read_text(encoding="utf-8")
+    assert "Split unseen" in text and "Split test" not in text and "unseen split" in text
 
 
 def test_the_published_systems_are_read_from_the_location_given(constant_run, tmp_path):

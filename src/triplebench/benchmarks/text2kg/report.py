@@ -171,9 +171,9 @@ def hallucination_figure(report: Mapping[str, Any], split: str) -> str:
     return to_svg(figure)
 
 
-def section_html(report: Mapping[str, Any], svg: str, pub: Published | None, error: str | None) -> str:
+def section_html(report: Mapping[str, Any], svg: str, pub: Published | None, error: str | None, pub_split: str = "test") -> str:
     """The section: per split a per-ontology table of both baselines (committed values beside), the figure,
-    the significance matrix."""
+    the significance matrix (``pub``: the systems of ``pub_split`` scored with intervals and compared)."""
     from ...registry import entry
     from ...reports.html import figure, paragraph, section, table
     from ...reports.sections import fmt, interval_cell, significance_matrix, significance_note
@@ -186,7 +186,7 @@ def section_html(report: Mapping[str, Any], svg: str, pub: Published | None, err
     for split, systems in report.items():
         rows = []
         for system, e in systems.items():
-            result = pub.results.get(system) if pub is not None and split == "test" else None
+            result = pub.results.get(system) if pub is not None and split == pub_split else None
             rows.append([system, "global", *(fmt(e["global"][m], 2) for m in AVERAGE_ORDER), interval_cell(result, "f1")])
             for name, onto in e["ontologies"].items():
                 for subset in ("all", "verified"):
@@ -200,11 +200,11 @@ def section_html(report: Mapping[str, Any], svg: str, pub: Published | None, err
                                        note=True))
         parts.append(table(["system", "ontology", *(SHORT[m] for m in AVERAGE_ORDER), "F1 interval"], rows,
                            caption=f"Split {split}"))
-    parts.append(figure(svg, "Hallucination rates per ontology and baseline (test split, all sentences)."))
+    parts.append(figure(svg, f"Hallucination rates per ontology and baseline ({pub_split} split, all sentences)."))
     if pub is not None:
         for names in pub.groups.values():
             if len(names) > 1:
-                parts.append(significance_matrix(pub, names, "Pairwise paired bootstrap (global F1), test split"))
+                parts.append(significance_matrix(pub, names, f"Pairwise paired bootstrap (global F1), {pub_split} split"))
     parts.append(significance_note(pub, error))
     return section(NAME, entry(NAME).title, parts)
 
@@ -253,19 +253,20 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
     Parameters
     ----------
     pub : Published
-        Every system scored on the test split (intervals attached) and compared, the added ones included.
+        Every system scored on the split (intervals attached) and compared, the added ones included.
     added : dict
         name -> (predictions, options) of the user's systems (already in ``pub``).
     settings : dict
-        Unused (the same keys for every benchmark).
+        ``split``: the split the systems were scored on (``test`` or ``unseen``: tabled and titled as that split).
 
     Returns
     -------
     str
         The section's HTML.
     """
-    report = {"test": {name: system_entry(result) for name, result in pub.results.items()}}
-    return section_html(report, hallucination_figure(report, "test"), pub, None)
+    split = settings.get("split", "test")
+    report = {split: {name: system_entry(result) for name, result in pub.results.items()}}
+    return section_html(report, hallucination_figure(report, split), pub, None, split)
 
 
 #: Text2KGBench's report (:meth:`triplebench.benchmark.Benchmark.report`)
