@@ -116,3 +116,38 @@ def test_sigterm_stops_like_ctrl_c_and_says_what_is_cached(tmp_path):
     assert f"terminated (SIGTERM): {answered} of {N} replies ({answered} asked in this run) are in the reply cache {cache}: " \
         "rerun the same command to resume" in err
     assert not (tmp_path / "run").exists() and out == "" and rows(cache) == answered
+
+
+SLOW = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, {here!r})
+from run_toy import ToyTask, texts
+from triplebench.harness import command
+
+class Slow(ToyTask):
+    def score(self, records, asked=None):
+        Path({flag!r}).write_text("scoring")
+        time.sleep(30)
+
+import argparse
+parser = argparse.ArgumentParser()
+command.configure(parser)
+sys.exit(command.main(parser.parse_args(sys.argv[1:]), lambda names: [Slow("toy/a", texts(5))]))
+"""
+
+
+def test_sigterm_while_scoring_says_every_reply_is_cached(tmp_path):
+    cache, flag = tmp_path / "c.sqlite", tmp_path / "scoring"
+    with ModelServer() as server:
+        process = subprocess.Popen([sys.executable, "-c", SLOW.format(here=str(HERE), flag=str(flag)), f"openai:toy-model@{server.url}",
+                                    "--benchmarks", "a", "--cache", str(cache), "--quiet", "--out", str(tmp_path / "run")],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while not flag.exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.02)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 143, err
+    assert f"terminated (SIGTERM) while scoring: the 5 replies are in the reply cache {cache}: rerun the same command to resume" in err
+    assert rows(cache) == 5 and not (tmp_path / "run").exists() and out == ""

@@ -208,8 +208,14 @@ class _Progress:
 
 
 @contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """In the main thread: SIGTERM raises :class:`Terminated` while the block runs (then the old handler is back)."""
+def sigterm_as_interrupt() -> Iterator[None]:
+    """In the main thread, SIGTERM raises :class:`Terminated` while the block runs (then the old handler is back).
+
+    Yields
+    ------
+    None
+        Nothing: the block runs with the handler in place (elsewhere than the main thread, unchanged).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -275,7 +281,7 @@ def ask(adapter: Adapter, requests: Sequence[Request], *, cache: ReplyCache | No
     todo = [r for r in requests if r.key not in answers.cached]
     if todo:
         progress = _Progress(adapter, len(requests), answers.stats.cached, progress_every, stream, quiet)
-        with _sigterm_as_interrupt():
+        with sigterm_as_interrupt():
             _ask_missing(adapter, todo, answers, cache, max(1, int(concurrency)), progress)
     answers.stats.wall = time.monotonic() - start
     return answers

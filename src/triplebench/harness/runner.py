@@ -38,7 +38,7 @@ from .batch import read_batch
 from .cache import ReplyCache, default_cache_path
 from .confidence import with_confidence
 from .exchange import Reply, Request, request_key
-from .harness import Answers, Stats, ask
+from .harness import Answers, Stats, Terminated, ask, sigterm_as_interrupt
 from .outputs import MANIFEST_KIND, MANIFEST_VERSION, TaskResult, check_out, run_signature, write_run
 from .parse import Parsed, direct
 from .prompts import Prompt
@@ -438,6 +438,22 @@ def run(model: Adapter | str | Callable, tasks: Sequence[Task], *, out: str | Pa
             store.close()
     if answers is None:
         return {}
+    try:
+        with sigterm_as_interrupt():
+            return _finish(adapter, tasks, answers, items, every, keys, store, out=out, limit=limit, max_failed=max_failed,
+                           no_cache=no_cache, from_batch=from_batch, concurrency=concurrency, started=started, clock=clock)
+    except KeyboardInterrupt as stop:
+        what = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+        kept = "were not cached (no cache): a rerun asks again" if store is None else \
+            f"are in the reply cache {store.path}: rerun the same command to resume (it asks nothing again)"
+        print(f"\n{what} while scoring: the {len(answers.replies):,} replies {kept}", file=sys.stderr, flush=True)
+        raise
+
+
+def _finish(adapter: Adapter, tasks: Sequence[Task], answers: Answers, items: dict[str, list[Item]], every: dict[str, int],
+            keys: dict[str, list[str]], store: ReplyCache | None, *, out, limit, max_failed, no_cache, from_batch, concurrency,
+            started: datetime, clock: float) -> dict[str, TaskResult]:
+    """Parse and score every task on its own, and write the run folder when ``out`` is given."""
     logprobs = bool(getattr(getattr(adapter, "decoding", None), "logprobs", False))
     scoring = _Scoring(adapter, limit, max_failed, logprobs)
     results, records, rows = {}, {}, []
