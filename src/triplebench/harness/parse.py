@@ -66,12 +66,12 @@ How `triplebench run` reads a model's reply (one reply per input item)
                                             header row (Subject | Relation | Object) are skipped
      anything else                          text: ignored, counted in the reason
    Inside a group, a JSON or Python literal of two or more strings ("a", "b, c", 'd') gives the
-   elements (one quoted string is not: '("Nobody told us; he said; nobody called us.")'); otherwise the
-   group is split on ";" if it has one, else "|", else TAB, else ",". Elements lose surrounding
-   whitespace and one pair of matching quotes. An empty element is kept (["A", "reviewed", ""] is
-   a triple with an empty object: the benchmark's scorer treats it as its reference does); an item
-   whose elements are all empty is rejected ("empty"). A group still open where its line ends
-   is rejected ("unclosed"); so is a JSON value still open where the reply ends.
+   elements (one quoted string does not: '("Nobody told us; he said; nobody called us.")');
+   otherwise the group is split on ";" if it has one, else "|", else TAB, else ",". Elements lose
+   surrounding whitespace and one pair of matching quotes. An empty element is kept (["A",
+   "reviewed", ""] is a triple with an empty object: the benchmark's scorer treats it as its
+   reference does); an item whose elements are all empty is rejected ("empty"). A group still open
+   where its line ends is rejected ("unclosed"); so is a JSON value still open where the reply ends.
 6. Arity. Mode "triple" (relation/triple tasks): exactly 3 elements (subject, relation, object);
    2 or fewer -> rejected "too few", 4 or more -> rejected "too many". Mode "nary" (OpenIE
    tasks): 2 or more elements (subject, relation, then 0..n objects) are kept; 1 -> "too few".
