@@ -60,7 +60,7 @@ def test_the_command_ends_with_a_table_and_exit_2_when_a_task_is_refused(tmp_pat
     assert "toy/b: refused: not one of the 1 replies holds an extraction (1 unparsable)" in out
     table = out[out.index("1 of 2 tasks scored, 1 refused:"):].split("\n")
     assert table[1].split()[:3] == ["toy/a", "scored", "precision"] and table[2].split()[:2] == ["toy/b", "refused"]
-    assert "(3 items: 3 parsed, 0 failed)" in table[1] and "(1 items: 0 parsed, 0 failed)" in table[2]
+    assert "(3 items: 3 parsed, 0 failed)" in table[1] and "(1 item: 0 parsed, 0 failed)" in table[2]
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert [t["status"] for t in manifest["tasks"]] == ["scored", "refused"]
 

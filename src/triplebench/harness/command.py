@@ -119,13 +119,15 @@ def _decoding(args: argparse.Namespace) -> Decoding:
 def _summary(outcome: TaskResult) -> str:
     """One row of the closing table: the task, scored or refused, and its headline or reason."""
     replies = outcome.replies
-    counts = (f"{replies.get('items', 0):,} items: {replies.get('ok', 0) + replies.get('empty', 0):,} parsed, "
+    items = replies.get("items", 0)
+    counts = (f"{items:,} item{'' if items == 1 else 's'}: {replies.get('ok', 0) + replies.get('empty', 0):,} parsed, "
               f"{replies.get('failed', 0):,} failed")
     if outcome.scored:
         head = next(((k, v) for k, v in outcome.result.scores.items() if isinstance(v, float)), None)
         shown = f"{head[0]} {head[1]:.4f}" if head else "scored"
         return f"  {outcome.task:<24} scored   {shown} ({counts})"
-    return f"  {outcome.task:<24} refused  {outcome.reason} ({counts})"
+    why = (outcome.reason or "").split("; ")[0]
+    return f"  {outcome.task:<24} refused  {why if len(why) <= 120 else why[:119] + '…'} ({counts})"
 
 
 def _report(results: dict[str, TaskResult]) -> None:

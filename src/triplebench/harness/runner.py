@@ -255,8 +255,8 @@ def _counts(parsed: Sequence[Parsed]) -> tuple[dict[str, int], dict[str, Any]]:
 class _Scoring:
     """What every task of one run shares when it is scored."""
 
-    def __init__(self, adapter: Adapter, limit: int | None, max_failed: float, logprobs: bool) -> None:
-        self.adapter, self.limit, self.max_failed, self.logprobs = adapter, limit, max_failed, logprobs
+    def __init__(self, adapter: Adapter, limit: int | None, max_failed: float, logprobs: bool, out: bool) -> None:
+        self.adapter, self.limit, self.max_failed, self.logprobs, self.out = adapter, limit, max_failed, logprobs, out
 
     def score(self, task: Task, items: list[Item], every: int, parsed: list[Parsed], replies: Sequence[Reply | None]
               ) -> tuple[list | None, TaskResult]:
@@ -304,14 +304,15 @@ class _Scoring:
         if failed > self.max_failed * len(parsed):
             first = next(p.reason for p in parsed if p.outcome == "failed")
             raise _Refused(f"{failed:,} of {len(parsed):,} requests failed for good, more than max_failed {self.max_failed:g} "
-                           f"(--max-failed) allows (first: {first}); every failure is in replies.jsonl")
+                           f"(--max-failed) allows (first: {first})" + ("; every failure is in replies.jsonl" if self.out else ""))
         if not any(p.extractions for p in parsed):
             # nothing to score: a prompt, parser or model problem. Some scorers would give 0 (ROBUST, GenRES's
             # US/CS) or even 1 (Text2KGBench's ontology conformance of no triples): a number about nothing
             shown = ", ".join(f"{counts[o]:,} {o}" for o in ("empty", "unparsable", "truncated", "failed", "ok") if counts[o])
+            look = "replies.jsonl of the run folder" if self.out else "--out DIR keeps them in DIR/replies.jsonl"
             raise _Refused(f"not one of the {len(parsed):,} replies holds an extraction ({shown}); nothing to score. Look at a "
-                           "few replies (replies.jsonl of the run folder), then change the prompt, the decoding (--max-tokens, "
-                           "--stop) or the model; the replies are cached, so a rerun asks only what changed")
+                           f"few replies ({look}), then change the prompt, the decoding (--max-tokens, --stop) or the model; "
+                           "the replies are cached, so a rerun asks only what changed")
         filled = [replace(p, extractions=tuple(e if e.confidence is not None else replace(e, confidence=CONSTANT_CONFIDENCE)
                                                for e in p.extractions)) for p in parsed]
         records = task.predictions(items, filled)
@@ -455,7 +456,7 @@ def _finish(adapter: Adapter, tasks: Sequence[Task], answers: Answers, items: di
             started: datetime, clock: float) -> dict[str, TaskResult]:
     """Parse and score every task on its own, and write the run folder when ``out`` is given."""
     logprobs = bool(getattr(getattr(adapter, "decoding", None), "logprobs", False))
-    scoring = _Scoring(adapter, limit, max_failed, logprobs)
+    scoring = _Scoring(adapter, limit, max_failed, logprobs, out is not None)
     results, records, rows = {}, {}, []
     for task in tasks:
         replies = [answers.replies.get(key) for key in keys[task.name]]
