@@ -18,6 +18,11 @@ holds per ontology an ``all_test_cases`` line, then a ``selected_test_cases`` li
 ontology has a non-empty verified list, then the ``global`` line, which echoes upstream's expanded
 evaluation config (``onto_list``: per ontology ``id`` and the config's path patterns filled in).
 
+A config may list an ontology twice (upstream's ``webnlg_*_config.json`` list ``1_university``
+twice): ``run_eval.py`` then evaluates it twice, writes its averages lines twice and divides the
+global sums by the length of the list (20, not the 19 ontologies). The files here do the same,
+with a warning that says so; the scores a result prints are the mean over the distinct ontologies.
+
 Not reproduced: upstream appends to an existing averages file (a rerun doubles it); here the file
 is written whole. The committed ``Alpaca-LoRA-13B/unseen/eval_metrics/ont_llm_avg_eval_metrics.jsonl``
 lacks its final line break (an edit after it was written: every ``run_eval.py`` ends a line with one).
@@ -26,10 +31,11 @@ lacks its final line break (an edit after it was written: every ``run_eval.py`` 
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ...errors import InputError
+from ...errors import InputError, TripleBenchWarning
 from .formats import AVERAGE_ORDER, METRICS
 
 if TYPE_CHECKING:
@@ -81,9 +87,16 @@ def render(suite: Suite, details: dict[str, Any], scores: dict[str, float], styl
         raise InputError.option("eval_style", style, "one of " + " | ".join(STYLES))
     formatted, with_global = STYLES[style]
     names = [o.name for o in suite.ontologies]
-    if config is not None and list(config["onto_list"]) != names:
-        raise InputError("<eval config>", None, f"onto_list {config['onto_list']} is not the scored ontologies {names}",
+    listed = list(config["onto_list"]) if config is not None else names
+    if sorted(set(listed)) != sorted(names):
+        raise InputError("<eval config>", None, f"onto_list {listed} is not the scored ontologies {names}",
                          field="onto_list")
+    repeated = [n for n in dict.fromkeys(listed) if listed.count(n) > 1]
+    if repeated:
+        warnings.warn(f"the eval config lists {', '.join(repeated)} more than once: as upstream's run_eval.py, the "
+                      f"averages file repeats its lines and the global line divides by the {len(listed)} entries of "
+                      f"onto_list, not the {len(names)} ontologies (the scores printed are the mean over those)",
+                      TripleBenchWarning, stacklevel=2)
     entries = expanded(config) if config is not None else [{"id": n} for n in names]
     per_file = (lambda e: PurePosixPath(e["output"]).name) if config is not None else \
         (lambda e: DEFAULT_NAMES[0].format(ontology=e["id"]))
@@ -96,15 +109,25 @@ def render(suite: Suite, details: dict[str, Any], scores: dict[str, float], styl
             "filtered_llm_triples": r["kept"], "gt_triples": gold[r["id"]]["triples"], "sent": gold[r["id"]]["sentence"],
         }) for r in rows)
     averages = []
-    for name, entry in details["ontologies"].items():
+    for name in listed:  # the config's order, a repeated ontology again (upstream's loop)
+        entry = details["ontologies"][name]
         averages.append(_line({"onto": name, "type": "all_test_cases", **_averages(entry["all"])}))
         if "verified" in entry:
             averages.append(_line({"onto": name, "type": "selected_test_cases", **_averages(entry["verified"])}))
     if with_global:
-        averages.append(_line({"id": "global", "type": "global", **_averages(scores), "onto_list": entries}))
+        averages.append(_line({"id": "global", "type": "global", **_averages(_global(details, listed, scores)),
+                               "onto_list": entries}))
     avg_name = PurePosixPath(config["avg_out_file"]).name if config is not None else DEFAULT_NAMES[1]
     files[avg_name] = "".join(averages)
     return files
+
+
+def _global(details: dict[str, Any], listed: list[str], scores: dict[str, float]) -> dict[str, float]:
+    """The global averages over ``listed`` (a repeated ontology counted again), summed in its order from 0 as
+    upstream sums them; ``scores`` (the same sums over the scored ontologies, in their order) when it is those."""
+    if listed == list(details["ontologies"]):
+        return scores
+    return {m: sum(details["ontologies"][n]["all"][m] for n in listed) / len(listed) for m in AVERAGE_ORDER}
 
 
 def _averages(values: dict[str, float]) -> dict[str, str]:

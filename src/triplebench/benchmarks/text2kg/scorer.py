@@ -92,6 +92,9 @@ class Text2KGResult(Result):
                     answered = entry["answered"] if subset == "all" else entry["verified_answered"]
                     lines.append(f"{label:<14}{count:>10,}{answered:>9,}"
                                  + "".join(f"{entry[subset][m]:>6.2f}" for m in AVERAGE_ORDER))
+        count = len(self.details["ontologies"])
+        lines.append(f"global scores: the mean of the all-sentence averages of the ontologies above ({count}), each counted "
+                     "once (a run_eval.py config that lists one twice counts it twice: --eval-config writes its line)")
         return lines
 
 
