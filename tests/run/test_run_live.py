@@ -91,7 +91,7 @@ def test_retryable_faults_are_retried_and_every_reply_counted(tmp_path):
     assert any("parsed replies 5 of 8" in w for w in got.result.warnings)
     import json
 
-    rows = [json.loads(line) for line in (tmp_path / "run" / "replies.jsonl").read_text().splitlines()]
+    rows = [json.loads(line) for line in (tmp_path / "run" / "replies.jsonl").read_text().split("\n")[:-1]]
     assert len(rows) == 8
     by_text = {ts[int(r["id"])]: r for r in rows}
     assert by_text[ts[4]]["outcome"] == "unparsable" and by_text[ts[4]]["reason"] == "the reply is empty"

@@ -6,7 +6,7 @@ import argparse
 import json
 
 import pytest
-from run_servers import ModelServer
+from run_servers import ModelServer, replay
 from run_toy import ToyTask, find_tasks, texts
 
 from triplebench.errors import InputError
@@ -41,7 +41,7 @@ def test_the_run_folder(tmp_path):
     assert a["files"] == {"predictions": "toy/a/predictions.tsv", "result": "toy/a/result.json"}
     assert a["signature"] == results["toy/a"].signature and a["scores"] == results["toy/a"].result.scores
     assert json.loads((out / "toy/a/result.json").read_text()) == results["toy/a"].result.to_dict()
-    rows = [json.loads(x) for x in (out / "replies.jsonl").read_text().splitlines()]
+    rows = [json.loads(x) for x in (out / "replies.jsonl").read_text(encoding="utf-8").split("\n")[:-1]]
     assert len(rows) == 7 and {r["outcome"] for r in rows} == {"ok", "truncated"}
     assert rows[2]["reply"] == "(w2a; w"[: len(rows[2]["reply"])] and rows[2]["finish_reason"] == "length"
     assert results["toy/a"].predictions == out / "toy/a/predictions.tsv"
@@ -97,6 +97,18 @@ def test_a_refusing_scorer_refuses_its_task_only(tmp_path):
     assert got["toy/a"].status == "refused" and got["toy/a"].reason.endswith("the scorer refused") and got["toy/b"]["f1"] == 1.0
     assert sorted(p.relative_to(tmp_path / "run").as_posix() for p in (tmp_path / "run").rglob("*") if p.is_file()) == [
         "manifest.json", "replies.jsonl", "toy/b/predictions.tsv", "toy/b/result.json"]
+
+
+def test_text_with_line_separators_round_trips_through_the_cache_and_replies_jsonl(tmp_path):
+    """U+2028 and U+0085 are text inside a JSON string: replies.jsonl holds them raw, one line per reply."""
+    ts = texts(2)
+    reply = "(w0a\u2028x; w0b\u0085y; w0c)"
+    with ModelServer(replay({ts[0]: reply}, default="None")) as server:
+        for _ in range(2):  # asked, then from the cache
+            run(ServerAdapter("toy-model", server.url), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", out=tmp_path / "run", quiet=True)
+        assert len(server.received) == 2
+    lines = (tmp_path / "run" / "replies.jsonl").read_text(encoding="utf-8").split("\n")
+    assert len(lines) == 3 and lines[-1] == "" and "\u2028" in lines[0] and json.loads(lines[0])["reply"] == reply
 
 
 def test_model_specs():
