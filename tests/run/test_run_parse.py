@@ -358,6 +358,9 @@ def test_a_loop_prose_and_a_cut_item_are_told_apart():
     assert prose.outcome == "truncated" and "in prose after the last item" in prose.reason
     cut = parse_reply("(a; b; c)\n(d; e", finish_reason="length")
     assert "mid-item (an unclosed tuple)" in cut.reason
+    after = parse_reply("(a; b; c)\n(d; e; f)\n", finish_reason="length")
+    assert [p.cut for p in (loop, prose, cut, after)] == ["repeats", "prose", "mid-item", "after-item"]
+    assert parse_reply("(a; b; c)").cut == ""
 
 
 def test_every_rejected_item_names_its_cause_in_the_reason():

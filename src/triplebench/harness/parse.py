@@ -110,6 +110,8 @@ EXTRA_KEYS = ("arguments", "args")
 CONTAINER_KEYS = ("triples", "extractions", "tuples")
 HEADER_WORDS = frozenset(SUBJECT_KEYS + RELATION_KEYS + OBJECT_KEYS + ("arg3", "object2", "#", "no", "id", "relationship"))
 
+#: what a reply cut at max_tokens was doing (rule 8): only ``mid-item`` and ``after-item`` may end with more tokens
+CUTS = ("repeats", "prose", "mid-item", "after-item")
 #: every cause an item is rejected for, and how reasons name it
 CAUSES = {
     "too_few": "too few elements",
@@ -227,12 +229,15 @@ class Parsed:
         The extractions kept.
     rejected : tuple of Rejected
         The items found and not used.
+    cut : str
+        For a ``truncated`` reply, what it was doing when max_tokens cut it (:data:`CUTS`); else ``""``.
     """
 
     outcome: str
     reason: str
     extractions: tuple[Extraction, ...] = ()
     rejected: tuple[Rejected, ...] = field(default=())
+    cut: str = ""
 
     @property
     def parsed(self) -> bool:
@@ -930,17 +935,17 @@ def _repeats(found: _Found) -> int:
     return len(lines) - len(set(lines))
 
 
-def _cut_reason(found: _Found, rejected: Sequence[Rejected]) -> str:
-    """Why a reply stopped at max_tokens, told apart (rule 8): a loop, prose, inside an item, or after one."""
+def _cut_reason(found: _Found, rejected: Sequence[Rejected]) -> tuple[str, str]:
+    """What a reply stopped at max_tokens was doing (rule 8, :data:`CUTS`), and the reason's opening."""
     why = "cut at max_tokens (finish_reason length)"
     repeated = _repeats(found)
     if repeated >= 3 and repeated * 3 >= len(found.lines):
-        return f"{why}: it repeats itself ({_plural(repeated, 'line')} repeat an earlier one), more tokens will not end it"
+        return "repeats", f"{why}: it repeats itself ({_plural(repeated, 'line')} repeat an earlier one), more tokens will not end it"
     if any(r.cause == "cut" for r in rejected):
-        return f"{why} mid-item ({found.cut or 'an item on the last line'})"
+        return "mid-item", f"{why} mid-item ({found.cut or 'an item on the last line'})"
     if found.text_end > max((x.end for x in found.items), default=-1):
-        return f"{why} in prose after the last item"
-    return why
+        return "prose", f"{why} in prose after the last item"
+    return "after-item", why
 
 
 def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None = None, shown: Shown | None = None,
@@ -997,7 +1002,7 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
     finish_length = finish_reason == "length"
     if not text.strip():
         if finish_length:
-            return Parsed("truncated", "cut at max_tokens before any text (finish_reason length)")
+            return Parsed("truncated", "cut at max_tokens before any text (finish_reason length)", cut="after-item")
         return Parsed("unparsable", "the reply is empty")
     cleaned, fences = _regions(text)
     stop, label = _follow_up(cleaned, shown.labels)
@@ -1035,7 +1040,8 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
             rejected.append(Rejected(cause, (item.start, item.end)))
     counted = summary(len(extractions), rejected, found.text_lines) + ignored
     if finish_length:
-        return Parsed("truncated", f"{_cut_reason(found, rejected)}: {counted}", tuple(extractions), tuple(rejected))
+        kind, why = _cut_reason(found, rejected)
+        return Parsed("truncated", f"{why}: {counted}", tuple(extractions), tuple(rejected), cut=kind)
     if extractions:
         return Parsed("ok", counted, tuple(extractions), tuple(rejected))
     if found.said_none and not rejected:
