@@ -99,12 +99,12 @@ def test_a_prompt_file_runs_every_task_with_it(tmp_path, capsys):
 
 
 def test_a_prompt_whose_fields_a_task_lacks_or_with_shots_is_refused_naming_them():
-    needs = Prompt("kg", "1", "{ontology}\n{text}", source="kg.toml")
+    needs = Prompt("kg", "1", "{ontology}\n{text}", source="the wording's origin")
     mine = Prompt("mine", "1", "{text}")
     with_shots = ToyTask("toy/s", texts(1), prompt=Prompt("toy", "1", "{text}", demonstrations=(Demonstration({"text": "a b c"}, "(a; b; c)"),)))
     with pytest.raises(InputError, match=r"kg.toml: field 'prompt': the prompt kg@1#\w+ cannot replace every task's prompt: toy/a fills "
                        r"only \{text\}, not \{ontology\}; toy/b fills only \{text\}, not \{ontology\}"):
-        with_prompt([ToyTask("toy/a", texts(1)), ToyTask("toy/b", texts(1))], needs)
+        with_prompt([ToyTask("toy/a", texts(1)), ToyTask("toy/b", texts(1))], needs, where="kg.toml")
     with pytest.raises(InputError, match=r"toy/s has 1 demonstrations from --shots; a prompt file brings its own"):
         with_prompt([with_shots], mine)
     original = ToyTask("toy/a", texts(1))

@@ -180,7 +180,7 @@ def main(args: argparse.Namespace, find_tasks: Callable[[Sequence[str]], Sequenc
     adapter = adapter_from_spec(args.spec, model=args.model, url=args.url, api=args.api, decoding=_decoding(args),
                                 key_env=args.key_env, insecure_http=args.insecure_http, timeout=args.timeout, retries=args.retries,
                                 batch_size=args.batch_size, device=args.device, dtype=args.dtype, receives=args.receives)
-    tasks = with_prompt(find_tasks(args.benchmarks), load_prompt(args.prompt) if args.prompt else None, args.system)
+    tasks = with_prompt(find_tasks(args.benchmarks), load_prompt(args.prompt) if args.prompt else None, args.system, where=args.prompt)
     if args.eval_results and (args.limit is not None or args.emit_batch):
         raise InputError.option("eval_results", args.eval_results, "a full scored run (no --limit, no --emit-batch)")
     try:

@@ -53,7 +53,7 @@ MAX_FAILED = 0.1
 CONCURRENCY = 4
 
 
-def with_prompt(tasks: Sequence[Task], prompt: Prompt | None = None, system: str | None = None) -> list[Task]:
+def with_prompt(tasks: Sequence[Task], prompt: Prompt | None = None, system: str | None = None, *, where: str | None = None) -> list[Task]:
     """Return the tasks with a user's prompt (``--prompt``) and/or system text (``--system``) in place of their own.
 
     The tasks are copied; the originals keep their prompts. ``prompt`` replaces each task's prompt
@@ -71,6 +71,8 @@ def with_prompt(tasks: Sequence[Task], prompt: Prompt | None = None, system: str
         The prompt to use for every task (:func:`~triplebench.harness.prompts.load_prompt`).
     system : str or None
         The system text to use.
+    where : str or None
+        The prompt's file, for messages.
 
     Returns
     -------
@@ -98,7 +100,7 @@ def with_prompt(tasks: Sequence[Task], prompt: Prompt | None = None, system: str
                 problems.append(f"{task.name} has {len(task.prompt.demonstrations)} demonstrations from --shots; a prompt file "
                                 "brings its own ([[demonstrations]]): leave --shots out")
     if problems:
-        raise InputError(prompt.source or None, None, f"the prompt {prompt.label} cannot replace every task's prompt: "
+        raise InputError(where, None, f"the prompt {prompt.label} cannot replace every task's prompt: "
                          + "; ".join(problems) + " (run those tasks with a prompt of their own)", field="prompt")
     out = []
     for task in tasks:
