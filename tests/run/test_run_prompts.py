@@ -147,3 +147,13 @@ def test_the_shipped_prompts_declare_stop_sequences():
 
     prompt = openie_prompt([("Obama was born in Hawaii .", [["Obama", "was born in", "Hawaii"]])])
     assert prompt.stop == ("\nSentence:",) and prompt.input_labels == ("Sentence:",) and prompt.version == "2"
+
+
+def test_the_prompts_stop_sequences_are_part_of_the_request_key():
+    from triplebench.harness.exchange import request_key
+    from triplebench.harness.prompts import with_stop
+
+    identity = {"kind": "chat", "url": "http://127.0.0.1:1/v1", "model": "m", "decoding": {}}
+    messages = [{"role": "user", "content": "x"}]
+    assert request_key(identity, with_stop(messages, ())) == request_key(identity, messages)
+    assert request_key(identity, with_stop(messages, ("\nSentence:",))) != request_key(identity, messages)

@@ -3,7 +3,8 @@
 A request is identified by its cache key (:func:`request_key`): the SHA-256 of the adapter's
 identity (kind, server URL, model, decoding parameters; see
 :meth:`~triplebench.harness.adapters.Adapter.identity`) and the input actually sent (the chat
-messages, or the prompt string after any chat template). Equal keys are asked once.
+messages, or the prompt string after any chat template, and the prompt's stop sequences it
+carries). Equal keys are asked once.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TripleBenchError
+from .prompts import stop_of
 
 
 def canonical_json(value: Any) -> str:
@@ -46,7 +48,8 @@ def request_key(identity: Mapping[str, Any], sent: Any) -> str:
     identity : mapping
         :meth:`~triplebench.harness.adapters.Adapter.identity` (kind, url, model, decoding, ...).
     sent : str or list of dict
-        The prompt string or chat messages exactly as sent.
+        The prompt string or chat messages exactly as sent; the prompt's stop sequences it carries
+        (:func:`~triplebench.harness.prompts.with_stop`) are part of the key when there are any.
 
     Returns
     -------
@@ -59,7 +62,9 @@ def request_key(identity: Mapping[str, Any], sent: Any) -> str:
     >>> len(k), k == request_key({"model": "m", "kind": "chat", "url": "http://localhost:8000/v1", "decoding": {}}, "hi")
     (64, True)
     """
-    return hashlib.sha256(canonical_json({"adapter": dict(identity), "sent": sent}).encode("utf-8")).hexdigest()
+    stop = stop_of(sent)  # a request without the prompt's stop sequences keeps the key it had before they existed
+    keyed = {"adapter": dict(identity), "sent": sent, **({"stop": list(stop)} if stop else {})}
+    return hashlib.sha256(canonical_json(keyed).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
