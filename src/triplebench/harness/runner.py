@@ -294,9 +294,6 @@ class _Scoring:
             result.warnings.append(
                 f"{missing:,} of {total:,} extractions have no confidence from the model (no token log-probabilities): they get "
                 f"{CONSTANT_CONFIDENCE}, so the precision-recall curve and its AUC are not meaningful (precision, recall and F1 are)")
-        if self.limit is not None:
-            result.warnings.append(f"a sample: the first {len(items):,} of {every:,} items (limit {self.limit:,}), scored against "
-                                   "their gold only; not the benchmark's score")
         result.signature = run_signature(result.signature, self.adapter.label, task.prompt.label, limit=self.limit, constant=constant)
         return records, TaskResult(task.name, task.benchmark, result.signature, result, counts, extractions, source,
                                    warnings=result.warnings, sample=sample)
