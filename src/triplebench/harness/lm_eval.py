@@ -208,7 +208,7 @@ def write_task_folder(dest: str | Path, benchmarks: Sequence[str] | str, *, shot
     max_tokens : int
         ``max_gen_toks`` of each request.
     stop : sequence of str
-        Stop sequences (``until``; none by default: a reply may span lines and blank lines).
+        The user's stop sequences (``until``, after each task prompt's own; none by default: a reply may span lines).
     metrics : {'main', 'headline'}
         The benchmark's main score only, or every score of its registry headline (the main score first).
 
@@ -278,7 +278,8 @@ def write_task_folder(dest: str | Path, benchmarks: Sequence[str] | str, *, shot
         name = lm_task_name(task.name)
         chosen = description["tasks"][name]["metrics"]
         files[f"{name}.yaml"] = _task_yaml(task, name, dest / "data" / f"{name}.jsonl", chosen, functions,
-                                           entry(task.benchmark).main_score, api, max_tokens, stop)
+                                           entry(task.benchmark).main_score, api, max_tokens,
+                                           list(dict.fromkeys((*task.prompt.stop, *stop))))  # the prompt's, then the user's
     files["utils.py"] = _utils(functions)
     files["README.md"] = _readme([lm_task_name(t.name) for t in tasks], api)
     files[MARKER] = json.dumps(description, indent=1, ensure_ascii=False) + "\n"
