@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...errors import InputError
+from ...http import printable
 from ..exchange import Reply
 from ..prompts import Prompt
 from .base import Adapter
@@ -59,12 +60,17 @@ def load_callable(spec: str) -> Callable:
         raise InputError.option("model", f"py:{spec}", "py:module:function")
     try:
         target: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            target = getattr(target, part, None)
+            if target is None:
+                raise InputError.option("model", f"py:{spec}", f"a name defined in {module_name} (no {attr})")
+    except InputError:
+        raise
     except ImportError as exc:
-        raise InputError.option("model", f"py:{spec}", f"an importable module ({exc})") from None
-    for part in attr.split("."):
-        target = getattr(target, part, None)
-        if target is None:
-            raise InputError.option("model", f"py:{spec}", f"a name defined in {module_name} (no {attr})")
+        raise InputError.option("model", f"py:{spec}", f"an importable module ({printable(str(exc))})") from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module: whatever it raises is one line
+        raise InputError.option("model", f"py:{spec}", f"a module that imports without error; importing {module_name} "
+                                f"raised {type(exc).__name__}: {printable(str(exc))}") from None
     if not callable(target):
         raise InputError.option("model", f"py:{spec}", f"a callable ({attr} is a {type(target).__name__})")
     return target

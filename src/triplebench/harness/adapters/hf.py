@@ -43,6 +43,45 @@ def _import() -> Any:
     return transformers
 
 
+def check_device(device: str, dtype: str | None = None) -> None:
+    """Refuse a torch device this machine cannot use, or a dtype torch does not have, before anything is loaded.
+
+    Parameters
+    ----------
+    device : str
+        ``cpu``, ``cuda``, ``cuda:N`` or ``mps``.
+    dtype : str or None
+        A torch dtype name (``float16``, ``bfloat16``).
+
+    Raises
+    ------
+    InputError
+        Not such a device, CUDA with a torch built without it or without a visible GPU (or fewer
+        GPUs than the index), MPS where it is not available, or an unknown dtype.
+    """
+    import torch
+
+    expected = "a torch device: cpu, cuda, cuda:N or mps"
+    try:
+        found = torch.device(device)
+    except (RuntimeError, TypeError, ValueError):
+        raise InputError.option("device", device, expected) from None
+    if found.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if not count:
+            why = f"this torch ({torch.__version__}) is built without CUDA" if torch.version.cuda is None else \
+                f"torch {torch.__version__} sees no CUDA GPU here"
+            raise InputError.option("device", device, f"a device this machine has ({why}): use --device cpu")
+        if found.index is not None and found.index >= count:
+            raise InputError.option("device", device, f"a GPU index below {count} (the GPUs torch sees here)")
+    elif found.type == "mps" and not torch.backends.mps.is_available():
+        raise InputError.option("device", device, "a device this machine has (MPS is not available here): use --device cpu")
+    elif found.type not in ("cpu", "cuda", "mps"):
+        raise InputError.option("device", device, expected)
+    if dtype is not None and not isinstance(getattr(torch, dtype, None), torch.dtype):
+        raise InputError.option("dtype", dtype, "a torch dtype name: float32, float16 or bfloat16")
+
+
 def revision_of(model: str, revision: str | None = None) -> str:
     """Return the snapshot commit of a Hub model, or a fingerprint of a local model directory.
 
@@ -104,7 +143,8 @@ class HFAdapter(Adapter):
     Raises
     ------
     InputError
-        Sampling parameters, a bad batch size, a missing chat template that was required.
+        Sampling parameters, a bad batch size, a device or dtype this machine cannot use
+        (:func:`check_device`), a missing chat template that was required.
     TripleBenchError
         ``transformers`` or ``torch`` is not installed.
     """
@@ -121,6 +161,7 @@ class HFAdapter(Adapter):
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise InputError.option("batch_size", batch_size, "an integer >= 1")
         transformers = _import()
+        check_device(device, dtype)
         self.model_name, self.device, self.dtype, self.batch_size = model, device, dtype, batch_size
         self.revision = revision_of(model, revision)
         self._hub_revision = revision
