@@ -70,7 +70,7 @@ class Task(ABC):
     prompt : Prompt
         The versioned prompt.
     arity : {'triple', 'nary'}
-        The parse mode (:data:`~triplebench.harness.parse.PARSE_RULES`, rule 5).
+        The parse mode (:data:`~triplebench.harness.parse.PARSE_RULES`, rule 6).
     ranked_scores : tuple of str
         The scores of the task's result that rank extractions by confidence (CaRB's and OIE2016's
         ``auc``): with constant confidences they are not the published quantity. Empty elsewhere.
