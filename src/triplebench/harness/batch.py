@@ -2,10 +2,10 @@
 
 :func:`emit_batch` writes one request per line::
 
-    {"custom_id": "<task>/<item id>#<request key>", "method": "POST", "url": "/v1/chat/completions", "body": {...}}
+    {"custom_id": "<task>/<item id>#<request key prefix>", "method": "POST", "url": "/v1/chat/completions", "body": {...}}
 
 (the body exactly as the live run would POST it; the request key, :func:`~.exchange.request_key`,
-binds the line to the model, the decoding, the prompt and the item). :func:`read_batch` reads
+binds the line to the model, the decoding, the prompt and the item; its first 24 hex digits). :func:`read_batch` reads
 the engine's output file, one line per request::
 
     {"custom_id": ..., "response": {"status_code": 200, "body": {...}}, "error": null}

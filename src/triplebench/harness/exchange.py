@@ -76,7 +76,7 @@ class Request:
     key : str
         Its cache key (:func:`request_key`).
     custom_id : str
-        ``<task>/<item id>#<key>`` of the first item that sends it: the id of its line in batch files,
+        ``<task>/<item id>#<key prefix>`` of the first item that sends it: the id of its line in batch files,
         readable and bound to the request (a batch output line is taken only for this exact request).
     sent : str or list of dict
         What the adapter sends: a prompt string or chat messages.

@@ -46,6 +46,8 @@ from .task import CONSTANT_CONFIDENCE, Item, Task, check_tasks
 
 #: a batch output line's error that another try would repeat: an HTTP 4xx but 408/429, or a body that is no reply
 _FOR_GOOD = re.compile(r"HTTP 4(?!08|29)\d\d\b|.*: malformed reply")
+#: hex digits of the request key a batch line's custom_id carries (96 bits: ids stay short for batch engines)
+BATCH_KEY = 24
 #: default share of a task's requests that may fail for good before the task is refused
 MAX_FAILED = 0.1
 #: requests in flight by default: a single-slot local server (the pip ``llama_cpp.server``) queues the rest,
@@ -169,7 +171,7 @@ def _plan(adapter: Adapter, tasks: Sequence[Task], limit: int | None
             key = request_key(identity, sent)
             keys[task.name].append(key)
             if key not in requests:
-                requests[key] = Request(key, f"{task.name}/{item.id}#{key}", sent)
+                requests[key] = Request(key, f"{task.name}/{item.id}#{key[:BATCH_KEY]}", sent)
     return items, every, keys, list(requests.values())
 
 
