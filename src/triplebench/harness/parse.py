@@ -451,7 +451,7 @@ def _add_cut(found: _Found, items: list[_Item], cut: _Cut, end: int) -> None:
 
 
 def _json_document(text: str, found: _Found) -> bool:
-    """Read the first JSON document of ``text`` (rule 3) into ``found``; False when there is none."""
+    """Read the first JSON document of ``text`` (rule 4) into ``found``; False when there is none."""
     for match in re.finditer(r"[\[{]", text):
         items: list[_Item] = []
         try:
