@@ -299,9 +299,14 @@ def test_an_unbalanced_brace_in_a_bullet_drops_nothing():
     "1.\nSubject: a\nPredicate: b\nObject: c\n2.\nSubject: d\nPredicate: e\nObject: f",
     "Triple 1:\n**Subject:** a\n**Relation:** b\n**Object:** c\n\nTriple 2:\n- Head: d\n- Relation: e\n- Tail: f",
     "Subject: a; Relation: b; Object: c\nSubject: d | Relation: e | Object: f",
+    "1. Subject: a, Relation: b, Object: c\n2. (Subject: d, Relation: e, Object: f)",
 ])
 def test_subject_relation_object_blocks(reply):
     assert args(reply) == ABC_DEF
+
+
+def test_a_comma_inside_an_inline_field_stays_in_its_value():
+    assert args("Subject: Obama, Relation: was born in, Object: Honolulu, Hawaii") == [("Obama", "was born in", "Honolulu, Hawaii")]
 
 
 def test_blocks_with_numbered_arguments_and_missing_keys():

@@ -50,8 +50,8 @@ How `triplebench run` reads a model's reply (one reply per input item)
        (Subject: / Relation: / Object:,     (any case, optionally **bold**) make one item, as a
         Predicate:, Arg1:, Arg3: ...)       JSON object with those keys would; a blank line, a
                                             list marker, a repeated key or any other line ends
-                                            the block ("Subject: a; Relation: b; Object: c" on
-                                            one line is one item too)
+                                            the block ("Subject: a, Relation: b; Object: c" on
+                                            one line, or in a group, is one item too)
      tuples: "(...)" or "[...]" groups      one item per group; the line may start with a short
                                             label ("Triple 1:"); groups may follow each other
                                             ("(a; b; c), (d; e; f)"); a group holding groups
@@ -142,6 +142,7 @@ _DECODER = json.JSONDecoder()
 _QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "`": "`"}
 _FIELD_KEY = "|".join((*SUBJECT_KEYS, *RELATION_KEYS, *OBJECT_KEYS, r"arg ?\d+"))
 _FIELD = re.compile(rf"[*_]*(?P<key>{_FIELD_KEY})[*_]*[ \t]*:[*_]*[ \t]*(?P<value>.*)", re.IGNORECASE)
+_NEXT_FIELD = re.compile(rf"[ \t]*[,;|][ \t]*(?=[*_]*(?:{_FIELD_KEY})[*_]*[ \t]*:)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -519,6 +520,10 @@ def _close(text: str, i: int, end: int) -> int | None:
 def _split(content: str, start: int, end: int) -> _Item:
     """The elements of one group's content (rule 5)."""
     stripped = content.strip()
+    if _FIELD.match(stripped):
+        labelled = _labelled(stripped, start, end)
+        if labelled is not None:
+            return labelled
     for attempt in (lambda: json.loads(f"[{stripped}]"), lambda: list(ast.literal_eval(f"({stripped},)"))):
         try:
             values = attempt()
@@ -574,6 +579,13 @@ def _fields(parts: Sequence[str]) -> dict[str, str] | None:
     return out
 
 
+def _labelled(content: str, start: int, end: int) -> _Item | None:
+    """``Subject: a, Relation: b, Object: c`` (fields split where the next key begins, rule 5) as one item, else None."""
+    parts = _NEXT_FIELD.split(content)
+    fields = _fields(parts) if len(parts) >= 2 else None
+    return None if fields is None else _from_object(fields, start, end)
+
+
 def _bare(text: str, start: int, end: int) -> _Item | None:
     """A ``s | r | o`` / tab / ``s; r; o`` line (three or more elements), None otherwise (or a table rule/header)."""
     content = text[start:end]
@@ -586,9 +598,6 @@ def _bare(text: str, start: int, end: int) -> _Item | None:
             return _Item([], start, end)  # a Markdown table rule: structure
         if len(parts) > 2 and not parts[0].strip() and not parts[-1].strip():
             parts = parts[1:-1]  # a Markdown table row's outer pipes
-    labelled = _fields(parts) if len(parts) >= 2 else None
-    if labelled is not None:
-        return _from_object(labelled, start, end)
     parts = [_unquote(p) for p in parts]
     if len(parts) < 3:
         return None
@@ -637,7 +646,12 @@ def _lines(text: str, found: _Found, at_end: bool, finish_length: bool) -> None:
         if _STRUCTURE.fullmatch(content):
             continue
         field_ = _FIELD.fullmatch(content)
-        if field_ is not None and field_["value"].strip("*_ \t") and not _bare(text, i, end):
+        inline = _labelled(content, i, end) if field_ is not None else None
+        if inline is not None:
+            block.flush(found)
+            found.items.append(inline)
+            continue
+        if field_ is not None and field_["value"].strip("*_ \t")[:1] not in ("", "(", "["):
             key = field_["key"].lower().replace(" ", "")
             block.add(key, _unquote(field_["value"].strip("*_ \t")), i, end, found)
             if last and finish_length and "\n" not in text[end:]:
