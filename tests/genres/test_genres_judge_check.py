@@ -9,6 +9,7 @@ import pytest
 from fake_judge import FakeJudge
 
 from triplebench.benchmarks.genres.agreement import reference_verdicts, stored_agreement
+from triplebench.errors import InputError
 
 
 def kappa_by_hand(pairs: list[tuple[bool, bool]]) -> tuple[list[list[int]], float, float]:
@@ -152,7 +153,25 @@ def test_judge_check_of_a_judge_that_ignores_the_granularity_question(built, tmp
 
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
     with FakeJudge(load_prompts(DataLocation.default()), true_false=True) as server:
-        result = judge_check(dataset="cdr", judge_url=server.url, judge_model="tf", sample=40, seed=1, bootstrap=50,
-                             judge_cache=str(tmp_path / "j.sqlite"))
+        options = dict(dataset="cdr", judge_url=server.url, judge_model="tf", sample=40, seed=1, bootstrap=50,
+                       judge_cache=str(tmp_path / "j.sqlite"))
+        with pytest.raises(InputError, match=r"40 of 40 sampled triples \(100\.0%\) got a GS judge reply that is not "
+                                             r"sub-triples .* judge-check refuses past 5% of them, as scoring does"):
+            judge_check(**options)  # issue 43: it printed "this judge 100.0" for GS, exit 0
+        assert stored_agreement(server.url, "tf", "cdr") is None  # nothing kept of a refused check
+        result = judge_check(**options, max_unparsable=1.0)  # asked for: read the reference's way
     assert result.scores["GS"].judge_score == 1.0  # every reply read the reference's way: no split
     assert [w for w in result.warnings if w.startswith("0 FS replies were not true/false and 40 GS replies neither listed")]
+
+
+def test_judge_check_cli_refuses_unread_replies_in_one_line(built, tmp_path, capsys, monkeypatch):
+    from triplebench.benchmarks.genres.judges import load_prompts
+    from triplebench.cli.main import main
+    from triplebench.location import DataLocation
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    with FakeJudge(load_prompts(DataLocation.default()), true_false=True) as server:
+        status = main(["judge-check", "--set", "cdr", "--judge-url", server.url, "--judge-model", "tf", "--sample", "20",
+                       "--judge-cache", str(tmp_path / "j.sqlite")])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1 and "--max-unparsable SHARE" in err

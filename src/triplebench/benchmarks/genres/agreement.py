@@ -52,7 +52,7 @@ OPTIONS: tuple[Option, ...] = (
 
 #: the judge options of ``score`` that judge_check takes too
 JUDGE_OPTIONS = ("judge", "judge_url", "judge_key_env", "judge_model", "judge_api", "judge_concurrency",
-                 "judge_timeout", "judge_cache", "insecure_http")
+                 "judge_timeout", "judge_cache", "max_unparsable", "insecure_http")
 
 
 @dataclass(frozen=True)
@@ -220,6 +220,29 @@ def agreement(reference: np.ndarray, judged: np.ndarray, reference_score: float,
 # -- the check ---------------------------------------------------------------------------------------
 
 
+def _refuse_unread(judge: Any, missing: dict[str, int], total: int, limit: float) -> None:
+    """Refuse a check whose judge's replies could not be read past ``limit`` (scoring's ``max_unparsable``).
+
+    Below it the replies are read the reference's way (a warning says so); past it the agreement would
+    measure the reading rule, not the judge (a judge never asked the question scored "100.0").
+
+    Raises
+    ------
+    InputError
+        The first score (FS, then GS) with more such replies than ``limit`` allows, naming the judge,
+        the count, an example and the option that checks it anyway.
+    """
+    for score in SCORES:
+        if missing[score] > limit * total:
+            example = getattr(judge, "unparsable_example", {}).get(score, "")
+            wanted = "true or false" if score == "FS" else "sub-triples [e, r, o] or N/A"
+            raise InputError(getattr(judge, "name", "judge"), None, f"{missing[score]:,} of {total:,} sampled triples "
+                             f"({100 * missing[score] / total:.1f}%) got a {score} judge reply that is not {wanted}, e.g. "
+                             f"{example[:60]!r}: the judge does not answer the prompt (another model, or --judge-api chat, "
+                             f"may); judge-check refuses past {100 * limit:g}% of them, as scoring does: no agreement "
+                             "is measured. To check it anyway, pass --max-unparsable SHARE / max_unparsable=SHARE")
+
+
 def judge_check(*, location: DataLocation | None = None, **options: Any) -> JudgeCheck:
     """Run a judge on a stratified sample of archived verdicts and measure its agreement.
 
@@ -232,7 +255,8 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
         ``dataset`` (required), ``sample`` (200), ``seed``, ``bootstrap``, ``level``,
         and the judge options of :func:`triplebench.benchmarks.genres.score`: ``judge="openai"`` with
         ``judge_url``, ``judge_model``, ... (the default), or ``judge=`` an object
-        with ``factualness``/``granularity``.
+        with ``factualness``/``granularity``; ``max_unparsable`` (scoring's 0.05): the largest share of
+        a score's replies that may not answer the question.
 
     Returns
     -------
@@ -243,7 +267,8 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
     Raises
     ------
     InputError
-        Bad options, or a set without archived verdicts.
+        Bad options, a set without archived verdicts, or more replies that do not answer the
+        question than ``max_unparsable`` allows.
     EndpointError
         The judge server failed (see :mod:`.http`).
     """
@@ -278,6 +303,7 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
     if any(missing.values()) and not getattr(judge, "checks_replies", False):
         raise InputError.option("judge", getattr(judge, "name", "judge"), f"a judge with a verdict for every sampled "
                                 f"triple ({sum(missing.values())} had none)")
+    _refuse_unread(judge, missing, len(sample), opts["max_unparsable"])
     if any(missing.values()):  # replies that do not answer the question: the reference's reading, against the judge
         warnings.append(f"{missing['FS']} FS replies were not true/false and {missing['GS']} GS replies neither listed "
                         f"sub-triples nor said N/A, of {len(sample)} each: read here the reference's way (not "
