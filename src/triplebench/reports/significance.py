@@ -52,14 +52,18 @@ def systems(benchmark: str, split: str, location: DataLocation | None = None) ->
     Returns
     -------
     dict
-        The gold group is a row's ``language`` (BenchIE), else ``split``.
+        The gold group is a row's ``language`` (BenchIE), else ``split``; read once per process and
+        location (the records are shared: copy before changing them).
     """
-    rows = (location or DataLocation.default()).records(benchmark, "systems", split)
-    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for row in rows:
-        group = row.get("language") or split
-        grouped.setdefault((row["system"], group), []).append(row)
-    return grouped
+    location = location or DataLocation.default()
+
+    def read() -> dict[tuple[str, str], list[dict[str, Any]]]:
+        grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for row in location.records(benchmark, "systems", split):
+            grouped.setdefault((row["system"], row.get("language") or split), []).append(row)
+        return grouped
+
+    return location.memo(benchmark, ("systems", split), read)
 
 
 def published(benchmark: str, *, split: str = "test", resamples: int, seed: int, level: float,
