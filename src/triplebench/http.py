@@ -40,7 +40,8 @@ phrase, a ``Location``) is :func:`printable`: a server's escape codes never reac
 terminal.
 
 :func:`download` fetches a file a user names by URL (a gold file) under the https rule of
-:func:`~triplebench.endpoints.check_url`, at every redirect too.
+:func:`~triplebench.endpoints.check_url`, at every redirect too, with the same deadline per request
+and a cap on its size (:data:`MAX_DOWNLOAD`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ import threading
 import time
 import warnings
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from .errors import TripleBenchError, TripleBenchWarning
 
@@ -74,6 +75,10 @@ class _Retry(Exception):
 
 #: bytes of one reply's body read at most (a larger one is refused, not read)
 MAX_BODY = 64 * 1024 * 1024
+#: bytes of a downloaded file (a gold given by URL) read at most
+MAX_DOWNLOAD = 1024 * 1024 * 1024
+#: redirects a download follows
+MAX_REDIRECTS = 10
 #: bytes read from a reply's body at a time
 _CHUNK = 1 << 16
 
@@ -528,7 +533,7 @@ class JsonClient:
         self._session.close()
 
 
-def download(url: str, option: str, timeout: float = 60.0) -> bytes:
+def download(url: str, option: str, timeout: float = 60.0, max_bytes: int = MAX_DOWNLOAD) -> bytes:
     """The bytes at ``url``: https, or http to this machine, and so is every redirect followed.
 
     Parameters
@@ -538,7 +543,9 @@ def download(url: str, option: str, timeout: float = 60.0) -> bytes:
     option : str
         The option that gave it (``gold``), for messages.
     timeout : float
-        Seconds to connect, and of silence while reading.
+        Seconds each request (the URL, and each redirect) may take in all, the body read to its end.
+    max_bytes : int
+        The largest body read; a larger one is refused.
 
     Returns
     -------
@@ -547,30 +554,53 @@ def download(url: str, option: str, timeout: float = 60.0) -> bytes:
     Raises
     ------
     InputError
-        The URL, or a redirect's target, is plain http to another host (or not http(s)); the
-        download failed (naming the URL and the cause).
+        The URL, or a redirect's target, is plain http to another host (or not http(s)); more than
+        :data:`MAX_REDIRECTS` redirects; the download failed, ran past ``timeout`` or ``max_bytes``
+        (naming the URL and the cause, the server's text escaped).
     """
-    import urllib.error
-    import urllib.request
+    import requests
 
     from .endpoints import check_url
     from .errors import InputError
 
     example = "https://example.org/gold.txt"
     check_url(url, option=option, example=example, opt_in=None)
-
-    class Checked(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
-            try:
-                check_url(newurl, option=option, example=example, opt_in=None)
-            except InputError:
-                raise InputError.option(option, url, f"a URL that stays on https (it redirects to {newurl})") from None
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
-
+    session = requests.Session()
+    adapter = _adapter(1)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    target = url
     try:
-        with urllib.request.build_opener(Checked).open(url, timeout=timeout) as response:
-            return response.read()
-    except InputError:
-        raise  # a redirect the rule refuses
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise InputError(url, None, f"cannot download it: {exc}", field=option) from None
+        for _ in range(MAX_REDIRECTS + 1):
+            with _Deadline(timeout) as deadline:
+                try:
+                    response = session.get(target, timeout=(timeout, timeout), allow_redirects=False, stream=True)
+                    try:
+                        if response.is_redirect:
+                            target = urljoin(target, response.headers["Location"])
+                            try:
+                                check_url(target, option=option, example=example, opt_in=None)
+                            except InputError:
+                                raise InputError.option(option, url, f"a URL that stays on https (it redirects to "
+                                                        f"{printable(target)})") from None
+                            continue
+                        if response.status_code >= 400:
+                            raise InputError(url, None, f"cannot download it: HTTP {response.status_code} "
+                                             f"{printable(response.reason or '')}", field=option)
+                        data = bytearray()
+                        for chunk in response.iter_content(_CHUNK):
+                            data += chunk
+                            if len(data) > max_bytes:
+                                raise InputError(url, None, f"cannot download it: larger than {max_bytes:,} bytes",
+                                                 field=option)
+                        if deadline.expired:
+                            raise requests.exceptions.Timeout()
+                        return bytes(data)
+                    finally:
+                        response.close()
+                except requests.exceptions.RequestException as exc:
+                    cause = f"no complete reply within {timeout:g}s" if deadline.expired else _short(exc)
+                    raise InputError(url, None, f"cannot download it: {cause}", field=option) from None
+        raise InputError(url, None, f"cannot download it: more than {MAX_REDIRECTS} redirects", field=option)
+    finally:
+        session.close()

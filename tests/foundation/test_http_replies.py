@@ -98,7 +98,8 @@ def test_a_server_sending_a_byte_at_a_time_is_cut_off_at_the_deadline(where):
 
 
 def test_the_deadline_leaves_a_prompt_reply_alone():
-    server = RawServer(lambda c: c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(BODY) + BODY))
+    server = RawServer(lambda c: c.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(BODY)
+                                           + BODY))  # (the server closes each connection: the client is told so)
     client = JsonClient(timeout=5, retries=0)
     try:
         assert [client.post(server.url, {"prompt": str(i)}) for i in range(3)] == [{"ok": True}] * 3
@@ -229,3 +230,52 @@ def test_retries_are_counted_across_threads():
         server.close()
     assert errors == []
     assert client.retries == server.seen - 80 and client.retries > 0  # every request not answered 200 was retried
+
+
+# -- a gold given by URL -----------------------------------------------------------------------------------------
+
+
+def _download_server(status: str, headers: str, body: bytes, dribble: bool = False) -> RawServer:
+    def answer(connection):
+        head = f"HTTP/1.1 {status}\r\nConnection: close\r\n{headers}Content-Length: {len(body)}\r\n\r\n".encode()
+        connection.sendall(head)
+        if dribble:
+            _dribble(connection, body)
+        else:
+            connection.sendall(body)
+
+    return RawServer(answer)
+
+
+def _get(server: RawServer, **options) -> bytes:
+    from triplebench.http import download
+
+    return download(server.url.replace("/v1/chat/completions", "/gold.txt"), "gold", **options)
+
+
+def test_a_download_follows_a_redirect_on_this_machine_and_reads_the_body():
+    target = _download_server("200 OK", "", b"sent_id:1\tHe served .\n")
+    hop = _download_server("302 Found", f"Location: {target.url.replace('/v1/chat/completions', '/g.txt')}\r\n", b"")
+    try:
+        assert _get(hop) == b"sent_id:1\tHe served .\n" and target.requests == 1
+    finally:
+        target.close()
+        hop.close()
+
+
+@pytest.mark.parametrize("server, options, said", [
+    (lambda: _download_server("200 OK", "", b"x" * 200, dribble=True), {"timeout": 0.5}, "no complete reply within 0.5s"),
+    (lambda: _download_server("200 OK", "", b"x" * 5000), {"max_bytes": 1000}, "larger than 1,000 bytes"),
+    (lambda: _download_server(f"404 Not{ESCAPES}Found", "", b""), {}, "HTTP 404 Not\\x1b]0;owned\\x07"),
+])
+def test_a_download_past_its_deadline_or_cap_or_refused_is_one_escaped_line(server, options, said):
+    from triplebench.errors import InputError
+
+    made = server()
+    try:
+        with pytest.raises(InputError) as err:
+            _get(made, **options)
+    finally:
+        made.close()
+    message = str(err.value)
+    assert "field 'gold': cannot download it: " in message and said in message and message.isprintable()
