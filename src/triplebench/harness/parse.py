@@ -47,11 +47,13 @@ How `triplebench run` reads a model's reply (one reply per input item)
      blank or only brackets/commas          ignored
      a JSON list or object                  one item (as in 4)
      "Key: value", a key of rule 4          one field of a block: consecutive field lines
-       (Subject: / Relation: / Object:,     (any case, optionally **bold**) make one item, as a
-        Predicate:, Arg1:, Arg3: ...)       JSON object with those keys would; a blank line, a
-                                            list marker, a repeated key or any other line ends
-                                            the block ("Subject: a, Relation: b; Object: c" on
-                                            one line, or in a group, is one item too)
+       (Subject: / Relation: / Object:,     (any case, optionally **bold**, behind a bullet) make
+        Predicate:, Arg1:, Arg3: ...)       one item, as a JSON object with those keys would; a
+                                            blank line, a number ("2."), a repeated key or any
+                                            other line ends the block. "Subject: a, Relation: b;
+                                            Object: c" (split where the next key begins) on one
+                                            line, or in a group, is one item too. A value that
+                                            starts with a bracket is read by the tuple rule
      tuples: "(...)" or "[...]" groups      one item per group; the line may start with a short
                                             label ("Triple 1:"); groups may follow each other
                                             ("(a; b; c), (d; e; f)"); a group holding groups
