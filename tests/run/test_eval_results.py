@@ -90,9 +90,7 @@ def test_a_run_becomes_eval_results(tmp_path, carb_results):
         metric = e["dataset"]["task_id"].removeprefix("test_")
         assert e["dataset"] == {"id": f"{hub_org()}/carb", "task_id": f"test_{metric}", "revision": "v1.0.0"}
         assert e["value"] == outcome.result.scores[metric] and e["date"] == "2026-08-22" and "source" not in e
-        definition = ": the area under the precision-recall curve of the model's confidences" if metric == "auc" else \
-            " at the best confidence threshold"
-        assert e["notes"] == (f"triplebench run carb/test; {metric}{definition} (reference definition); signature "
+        assert e["notes"] == (f"triplebench run carb/test; {metric} (reference definition); signature "
                               f"{outcome.signature}; parsed replies 641 of 641; confidence returned")
     assert "date: '2026-08-22'" in written["carb"].read_text()  # a string, as the specification asks
     # the reference reader and writer of huggingface_hub give back exactly what was written
@@ -118,7 +116,17 @@ def test_constant_confidences_leave_the_auc_out(built, tmp_path):
     data = yaml.safe_load(eval_results(results, tmp_path)["carb"].read_text())
     assert [e["dataset"]["task_id"] for e in data] == ["test_f1", "test_precision", "test_recall"]
     assert [e["value"] for e in data] == [results["carb/test"].result.scores[m] for m in ("f1", "precision", "recall")]
-    assert all(f"{m} of every extraction kept (constant confidence" in e["notes"] for e, m in zip(data, ("f1", "precision", "recall")))
+    assert all(f"{m} of every extraction kept (no confidences" in e["notes"] for e, m in zip(data, ("f1", "precision", "recall")))
+
+
+def test_robust_aucs_rank_nothing_and_are_written_from_a_run_without_confidences(built, tmp_path):
+    """ROBUST's reference reads no confidence: its AUCs are the published quantity whatever the run's (no
+    ``ranked_scores``), so a run without confidences writes them, each named as the reference's."""
+    results = run(tuple_replies, find_tasks(["robust"]), quiet=True)
+    assert results["robust/test"].confidence == "constant"
+    data = yaml.safe_load(eval_results(results, tmp_path)["robust"].read_text())
+    assert [e["dataset"]["task_id"] for e in data] == [f"test_{m}" for m in metrics_of("robust")]
+    assert all(f"{e['dataset']['task_id'].removeprefix('test_')} (reference definition)" in e["notes"] for e in data)
 
 
 def test_scores_a_run_did_not_compute_are_left_out_and_none_at_all_is_refused(tmp_path):

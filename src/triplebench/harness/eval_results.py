@@ -36,11 +36,12 @@ docs fix no scale; the triplebench JSON never holds percent).
 
 Nothing is written that would be a confident wrong number: a ``--limit`` run (a sample, not the
 benchmark: the manifest's ``limit`` or a task's ``sample``) is refused, a refused task is not an
-entry; a score the run could not compute (``None`` or NaN: a judge-only score) is left out; and a
-score named ``auc`` (an area under a confidence-ranked curve) is left out when the confidences were
-constant or mixed. Each entry's ``notes`` name the quantity (:func:`quantity`: the reference
-definition, or every extraction kept when the confidences were constant), the run signature (model,
-prompt digest, data version, package version) and how many replies were parsed.
+entry; a score the run could not compute (``None`` or NaN: a judge-only score, or a score that ranks
+extractions by confidence when the model gave none, which ``run`` reports as None) is left out; and
+a score named ``auc`` is left out when the confidences were mixed. Each entry's ``notes`` name the
+quantity (:func:`quantity`: the reference definition, or every extraction kept when the model gave
+no confidences), the run signature (model, prompt digest, data version, package version) and how
+many replies were parsed.
 """
 
 from __future__ import annotations
@@ -230,17 +231,16 @@ def _number(value: Any) -> float | None:
     return None if math.isnan(value) or math.isinf(value) else value
 
 
-def quantity(metric: str, ranks: bool, confidence: str) -> str:
-    """What a written value is: the reference definition, or every extraction kept when the confidences were constant.
+def quantity(metric: str, signature: str) -> str:
+    """What a written value is: the reference definition, or every extraction kept when the run had no
+    confidences for a task whose scores rank extractions by them (``confidence:constant`` in its signature).
 
     Parameters
     ----------
     metric : str
         The score name.
-    ranks : bool
-        The task's scores depend on a confidence ranking (it has an AUC).
-    confidence : str
-        Where the run's confidences came from.
+    signature : str
+        The run signature of the task.
 
     Returns
     -------
@@ -249,29 +249,22 @@ def quantity(metric: str, ranks: bool, confidence: str) -> str:
 
     Examples
     --------
-    >>> quantity("f1", True, "constant")
-    'f1 of every extraction kept (constant confidence: one threshold)'
-    >>> quantity("f1", True, "log-probabilities")
-    'f1 at the best confidence threshold (reference definition)'
-    >>> quantity("auc", True, "returned")
-    "auc: the area under the precision-recall curve of the model's confidences (reference definition)"
-    >>> quantity("f1", False, "constant")
+    >>> quantity("f1", "carb|split:test|model:m|prompt:p|confidence:constant|data:1|v:1")
+    'f1 of every extraction kept (no confidences from the model: one threshold, where the reference takes the best)'
+    >>> quantity("f1", "carb|split:test|model:m|prompt:p|data:1|v:1")
     'f1 (reference definition)'
     """
-    if not ranks:
-        return f"{metric} (reference definition)"
-    if _confidence_ranked(metric):
-        return f"{metric}: the area under the precision-recall curve of the model's confidences (reference definition)"
-    if confidence in ("log-probabilities", "returned"):
-        return f"{metric} at the best confidence threshold (reference definition)"
-    return f"{metric} of every extraction kept (constant confidence: one threshold)"
+    from ..signature import parse
+
+    if parse(signature).get("confidence") == "constant":
+        return f"{metric} of every extraction kept (no confidences from the model: one threshold, where the reference takes the best)"
+    return f"{metric} (reference definition)"
 
 
 def _notes(outcome: Outcome, metric: str) -> str:
     replies = outcome.replies
     readable = replies.get("ok", 0) + replies.get("empty", 0)
-    ranks = any(_confidence_ranked(name) for name in outcome.scores)
-    return (f"triplebench run {outcome.task}; {quantity(metric, ranks, outcome.confidence)}; signature {outcome.signature}; "
+    return (f"triplebench run {outcome.task}; {quantity(metric, outcome.signature)}; signature {outcome.signature}; "
             f"parsed replies {readable:,} of {replies.get('items', 0):,}; confidence {outcome.confidence}")
 
 
@@ -317,7 +310,7 @@ def entries(outcomes: Sequence[Outcome], *, revision: str, date: str, source: Ma
             if value is None:
                 skipped.append(f"{outcome.task} {metric}: not computed by this run ({outcome.scores.get(metric)!r})")
                 continue
-            if _confidence_ranked(metric) and outcome.confidence in ("constant", "mixed"):
+            if _confidence_ranked(metric) and outcome.confidence == "mixed":
                 skipped.append(f"{outcome.task} {metric}: ranks extractions by confidence, and the confidences were "
                                f"{outcome.confidence} (ask the server for log-probabilities: --logprobs)")
                 continue

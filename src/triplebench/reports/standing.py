@@ -87,9 +87,11 @@ class Standing:
 
 
 def ranked_scores(task: Task, scores: Mapping[str, Any]) -> set[str]:
-    """The scores of ``task`` that rank extractions by confidence: its ``ranked_scores`` and any AUC-named score."""
-    named = {name for name in scores if "auc" in re.split(r"[^a-z0-9]+", name.lower())}
-    return set(getattr(task, "ranked_scores", None) or ()) | named
+    """The scores of ``task`` that rank extractions by confidence: its ``ranked_scores`` (contract of
+    :class:`~triplebench.harness.Task`; ROBUST's AUCs read no confidence and are not), else the AUC-named ones."""
+    if hasattr(task, "ranked_scores"):
+        return set(task.ranked_scores)
+    return {name for name in scores if "auc" in re.split(r"[^a-z0-9]+", name.lower())}
 
 
 def levelled(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
