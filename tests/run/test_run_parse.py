@@ -358,7 +358,9 @@ def test_the_reply_is_read_up_to_a_block_the_model_invented():
 
 def test_a_loop_prose_and_a_cut_item_are_told_apart():
     loop = parse_reply("(a; b; c)\n" + "(d; e; f)\n" * 6 + "(d; e", finish_reason="length")
-    assert loop.outcome == "truncated" and "repeats itself" in loop.reason and "mid-item" not in loop.reason
+    assert loop.outcome == "truncated" and "repeats itself (5 of 7 lines" in loop.reason and "mid-item" not in loop.reason
+    one_line = parse_reply("(a; b; c), " + "(d; e; f), " * 5 + "(d; e", finish_reason="length")
+    assert one_line.cut == "repeats" and "(4 of 6 items repeat" in one_line.reason
     prose = parse_reply("(a; b; c)\nThe sentence says that a b c, which is interesting because", finish_reason="length")
     assert prose.outcome == "truncated" and "in prose after the last item" in prose.reason
     cut = parse_reply("(a; b; c)\n(d; e", finish_reason="length")

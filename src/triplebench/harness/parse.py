@@ -945,18 +945,19 @@ def summary(extractions: int, rejected: Sequence[Rejected], text_lines: int = 0)
     return "; ".join(parts)
 
 
-def _repeats(found: _Found) -> int:
-    """How many lines read repeat an earlier one (the line cut at the end aside)."""
+def _repeats(found: _Found) -> tuple[int, int, str]:
+    """How many of the lines read (the line cut at the end aside), or else of the items, repeat an earlier one; of how many."""
     lines = [line for line in found.lines[:-1] if line]
-    return len(lines) - len(set(lines))
+    items = [tuple(x.elements) for x in found.items if x.elements]
+    return max((len(lines) - len(set(lines)), len(lines), "line"), (len(items) - len(set(items)), len(items), "item"))
 
 
 def _cut_reason(found: _Found, rejected: Sequence[Rejected]) -> tuple[str, str]:
     """What a reply stopped at max_tokens was doing (rule 8, :data:`CUTS`), and the reason's opening."""
     why = "cut at max_tokens (finish_reason length)"
-    repeated = _repeats(found)
-    if repeated >= 3 and repeated * 3 >= len(found.lines):
-        return "repeats", f"{why}: it repeats itself ({_plural(repeated, 'line')} repeat an earlier one), more tokens will not end it"
+    repeated, total, unit = _repeats(found)
+    if repeated >= 3 and repeated * 3 >= total:
+        return "repeats", f"{why}: it repeats itself ({repeated} of {_plural(total, unit)} repeat an earlier one), more tokens will not end it"
     if any(r.cause == "cut" for r in rejected):
         return "mid-item", f"{why} mid-item ({found.cut or 'an item on the last line'})"
     if found.text_end > max((x.end for x in found.items), default=-1):
