@@ -128,7 +128,8 @@ def test_robust_sample_scores_the_whole_cliques_asked_and_counts_a_partly_asked_
     assert got.result.scores == expected.scores and got.result.scores["robust_f1"] == 1.0
     assert got.result.coverage["cliques"].total == whole and got.result.counts["partly_asked_cliques"] == 1
     assert any("1 clique partly asked left out" in w for w in got.result.warnings)
-    assert f"|limit:{limit}|" in got.signature
+    assert f"|limit:{limit}|" in got.signature and "|subset:yes|" in got.signature and "gold:" not in got.signature
+    assert got.result.counts["split_cliques"] == len(cliques)
     # before: every one of the 1,272 cliques was counted placed after 40 sentences
 
 

@@ -175,9 +175,12 @@ class EncodedCliques:
         Where the built cliques are read from (and the signature's data version).
     name : str, optional
         The name of the file ``gold`` was loaded from (the signature's ``gold`` field).
+    sample_of : int, optional
+        ``gold`` is a part of the built cliques (a ``triplebench run --limit`` sample: the cliques whose
+        sentences were all asked) and the built cliques number ``sample_of`` (``subset:yes``).
     """
 
-    def __init__(self, gold: Any, location: DataLocation, name: str | None = None) -> None:
+    def __init__(self, gold: Any, location: DataLocation, name: str | None = None, sample_of: int | None = None) -> None:
         if isinstance(gold, (str, PathLike)):
             name = Path(gold).name
         self.location = location
@@ -188,7 +191,10 @@ class EncodedCliques:
             self.gold = load_gold(gold, location)
         if not self.gold:
             raise InputError("<gold>", None, "no gold cliques")
-        if gold is not None:
+        self.sample_of = sample_of
+        if sample_of is not None:
+            self.gold_source = "dataset"
+        elif gold is not None:
             self.gold_source = "custom" if name is None else f"custom:{name}"
         else:  # the built cliques: from the pinned files, or the authors' JSON given as an override
             self.gold_source = "dataset" if self.gold[0].get("source", "llm4ie") == "llm4ie" else "authors"
@@ -205,6 +211,8 @@ class EncodedCliques:
         if self.gold_source != "dataset":
             fields["gold"] = self.gold_source
         fields.update(matcher="binary_linient_tuple_match", unit="clique", worst="f1", round=3, format=fmt)
+        if self.sample_of is not None:
+            fields["subset"] = True
         if partial:
             fields["partial"] = True
         return make_signature(NAME, self.location, **fields)
@@ -442,6 +450,10 @@ class EncodedCliques:
             "missing_cliques": int((~clique_given).sum()), "missing_sentences": missing_sentences,
             "predicted_extractions": len(ext), "sentences_outside": placed.outside,
         }
+        if self.sample_of is not None:
+            counts["split_cliques"] = self.sample_of
+            warnings.append(f"scored against the gold of the {n_cliques} cliques asked whole only, of {self.sample_of} "
+                            "(subset): not comparable with a score on every clique")
         return Result(
             NAME, self.signature(allow_partial, placed.format), scores,
             counts=counts,

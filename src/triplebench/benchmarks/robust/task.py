@@ -94,9 +94,8 @@ class RobustTask(OpenIETask):
 
     def _score(self, records: list, asked: Sequence[Item] | None) -> Result:
         """ROBUST's score of the records' unified JSON; of a sample, over the cliques whose sentences were all asked."""
-        options = {"fmt": "unified", **self.location.as_options()}
         if asked is None:
-            return self.robust.score(unified(records, self.cliques), **options)
+            return self.robust.score(unified(records, self.cliques), fmt="unified", **self.location.as_options())
         sizes = Counter(self.clique_of)
         seen = Counter(self.clique_of[int(item.id)] for item in asked)
         whole = [c for c in self.cliques if seen[int(c["clique_id"])] == sizes[int(c["clique_id"])]]
@@ -105,7 +104,9 @@ class RobustTask(OpenIETask):
             first = sizes[self.clique_of[0]]
             raise InputError(None, None, f"the {len(asked):,} sentences asked hold no whole ROBUST clique (a clique is "
                              f"scored by its worst sentence; the first has {first}): ask at least {first}", field="limit")
-        result = self.robust.score(unified(records, whole), gold=whole, **options)
+        from .scorer import EncodedCliques
+
+        result = EncodedCliques(whole, self.location, sample_of=len(self.cliques)).score(unified(records, whole), fmt="unified")
         result.counts["partly_asked_cliques"] = partly
         if partly:
             result.warnings.append(f"{partly} clique{'s' if partly > 1 else ''} partly asked left out (a clique is scored by "
