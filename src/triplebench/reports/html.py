@@ -93,7 +93,7 @@ def paragraph(text: str, note: bool = False) -> str:
     return f"<p{attr}>{esc(text)}</p>"
 
 
-def page(title: str, intro: str, sections: Sequence[tuple[str, str, str]]) -> str:
+def page(title: str, intro: str, sections: Sequence[tuple[str, str, str]], nav_separator: str = "") -> str:
     """The whole document.
 
     Parameters
@@ -104,12 +104,14 @@ def page(title: str, intro: str, sections: Sequence[tuple[str, str, str]]) -> st
         A short paragraph under the heading (escaped).
     sections : sequence of (anchor, title, html)
         The benchmark sections, in order (``html`` from :func:`section`).
+    nav_separator : str
+        Between the navigation links (a space lets a long bar wrap: a run page names every task).
 
     Returns
     -------
     str
     """
-    nav = "".join(f'<a href="#{esc(anchor)}">{esc(name)}</a>' for anchor, name, _ in sections)
+    nav = nav_separator.join(f'<a href="#{esc(anchor)}">{esc(name)}</a>' for anchor, name, _ in sections)
     body = "".join(part for _, _, part in sections)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -105,8 +105,9 @@ def write_run_page(folder: str | Path, tasks: Sequence[Task], results: Mapping[s
         sections.append((f"standing-{task.name.replace('/', '-')}", f"{task.name}", standing_section(found, title, spec.display)))
     target = folder / "report.html"
     model = (manifest.get("model") or {}).get("label", "a model")
-    intro = (f"{model} run through the benchmarks by triplebench {manifest.get('triplebench') or __version__} (page by "
-             f"{__version__}); intervals and paired tests from {bootstrap} bootstrap resamples (seed {seed}). A run's number "
-             "stands beside a published one only when it is the same quantity on the same data.")
-    atomic_write_text(target, page(f"triplebench run: {model}", intro, sections))
+    ran = manifest.get("triplebench") or __version__
+    intro = (f"{model} run through the benchmarks by triplebench {ran}" + ("" if ran == __version__ else f" (this page by {__version__})")
+             + f"; intervals and paired tests from {bootstrap} bootstrap resamples (seed {seed}). A run's number stands beside "
+             "a published one only when it is the same quantity on the same data.")
+    atomic_write_text(target, page(f"triplebench run: {model}", intro, sections, nav_separator=" "))
     return target

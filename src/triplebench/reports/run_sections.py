@@ -96,7 +96,7 @@ def headline(entries: Sequence[Mapping[str, Any]], results: Mapping[str, Any], h
         spec = spec_of(entry.get("benchmark") or task.split("/")[0])
         result = results[task]
         shown = [s for s in spec.headline if s in result.scores and s not in hidden.get(task, set())]
-        first = next((s for s in (spec.main_score, *shown) if s in shown), None)
+        first = next((s for s in (spec.main_score, *(s for s in shown if s.endswith("f1")), *shown) if s in shown), None)
         rows.append([task, f"{first} {score_cell(result, first, spec.display)}" if first else "none",
                      parsed_text(entry), sample_text(entry), entry.get("confidence", "?"), prompt])
         unit = f" ({spec.display.describe()})"
