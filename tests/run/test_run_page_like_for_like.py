@@ -112,8 +112,11 @@ def test_a_sample_is_said_and_never_ranked_and_refused_tasks_say_why(constant_ru
     folder, tasks, results = constant_run
     refused = {"task": "genres/cdr", "benchmark": "genres", "status": "refused", "reason": "MiniLM files missing: pip install x"}
     page = _page(folder, tasks, results, tmp_path / "copy", limit=40, add=[refused],
-                 entry={"sample": {"limit": 40, "asked": 40, "of": 641}})
+                 entry={"sample": {"limit": 40, "asked": 40, "of": 641}, "rejected": {"placeholder": 3, "prompt example": 1},
+                        "replies": {"items": 40, "ok": 30, "empty": 4, "truncated": 2, "unparsable": 1, "failed": 3}})
     assert "sample: 40 of 641 items (--limit 40)" in page
+    assert "40 items: 30 ok, 4 empty, 2 truncated, 1 unparsable, 3 failed" in page and "34 of 40 (3 failed)" in page
+    assert "rejected extractions: 3 placeholder, 1 prompt example" in page
     section = _standing(page, "carb-test")
     assert "not ranked" in section and "<table>" not in section and "p=" not in section
     assert _row(page, "genres/cdr") == ["none asked", "MiniLM files missing: pip install x"]

@@ -108,7 +108,7 @@ def headline(entries: Sequence[Mapping[str, Any]], results: Mapping[str, Any], h
         if hidden.get(task):
             parts.append(paragraph(f"not shown: {', '.join(sorted(hidden[task]))}: they rank extractions by confidence, "
                                    "and the model gave none (constant confidence)", note=True))
-        parts += [paragraph(f"warning: {w}", note=True) for w in entry.get("warnings") or result.warnings]
+        parts += [paragraph(f"warning: {w}", note=True) for w in dict.fromkeys([*(entry.get("warnings") or []), *result.warnings])]
         parts.append(paragraph(f"signature: {entry.get('signature') or result.signature}", note=True))
         blocks.append("".join(parts))
     out = [table(["task", "main score [interval]", "parsed replies", "data", "confidence", "prompt"], rows, caption="Per task")] if rows else []
