@@ -162,3 +162,16 @@ def test_genres_sets_the_run_beside_the_archived_model_runs_on_ts(built, tmp_pat
     assert _row(section, "gpt-4") == [f"{100 * score(None, archived_run='cdr/gpt-4/1', scores='TS')['TS']:.1f}"]
     own = score(str(results["genres/cdr"].predictions), **{**tasks[0].score_options(), "scores": "TS"})["TS"]
     assert _row(section, "this run (genres/cdr)") == [f"{100 * own:.1f}"]
+
+
+def test_genres_archived_runs_carry_the_judged_scores_a_run_with_a_judge_has(built):
+    """Given FS and GS (a run with a judge), the archived runs carry theirs from the archived verdicts, as
+    ``score genres --archived-run`` gives them; without, TS only."""
+    from triplebench.benchmarks.genres import score
+    from triplebench.benchmarks.genres.report import published_systems
+
+    location = DataLocation.default()
+    judged = published_systems({"dataset": "cdr"}, ["FS", "GS", "US"], location)["gpt-4"]
+    expected = score(None, archived_run="cdr/gpt-4/1", scores="TS,FS,GS")
+    assert judged.scores == expected.scores and set(judged.scores) == {"TS", "FS", "GS"}
+    assert set(published_systems({"dataset": "cdr"}, ["US"], location)["gpt-4"].scores) == {"TS"}

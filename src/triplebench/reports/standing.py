@@ -15,7 +15,7 @@ data (:func:`standing`):
 
 A benchmark whose published systems are not a ``systems`` config declares them in its report
 module as ``published_systems(options, scores, location) -> {name: Result}`` (GenRES: its
-archived model runs).
+archived model runs), and what a reader must know of them as ``PUBLISHED_NOTE``.
 """
 
 from __future__ import annotations
@@ -112,6 +112,11 @@ def levelled(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                   for e in row["extractions"]]
         out.append(row)
     return out
+
+
+def published_note(benchmark: str) -> str | None:
+    """What a benchmark's report module says of its published systems beside a run (its ``PUBLISHED_NOTE``), if anything."""
+    return getattr(importlib.import_module(f"triplebench.benchmarks.{benchmark}.report"), "PUBLISHED_NOTE", None)
 
 
 def published_systems(benchmark: str, options: Mapping[str, Any], scores: list[str], location: DataLocation, *,
@@ -219,6 +224,8 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
         out.curves[RUN] = c
     scores = {**outcome.result.scores, **_extra_scores(task, outcome, out.systems)}
     out.run = dataclasses.replace(outcome.result, signature=without(outcome.result.signature, RUN_FIELDS), scores=scores)
+    if (note := published_note(task.benchmark)) is not None:
+        out.notes.append(note)
     out.quantity = _quantity(constant, ranked)
     out.columns = [s for s in spec.headline if not (constant and s in ranked) and out.run.scores.get(s) is not None
                    and any(r.scores.get(s) is not None for r in out.systems.values())]

@@ -415,6 +415,13 @@ def index_part(folders: dict[str, Path], settings: dict[str, Any], significance:
     return part(folders["genres"], PAPER_COLUMNS)
 
 
+#: what the run page says of the archived runs beside a run (:func:`triplebench.reports.standing.published_note`)
+PUBLISHED_NOTE = ("The published systems are the paper's archived model runs of this set. TS is computed for them and for the run "
+                  "alike (the set's LDA model). Their FS and GS are the paper judge's archived verdicts "
+                  "(GPT-3.5-Turbo-Instruct): a run's FS and GS are the same quantity only when its judge, named in its "
+                  "signature, is that model.")
+
+
 def published_systems(options: dict[str, Any], scores: list[str], location: DataLocation) -> dict[str, Any]:
     """The archived model runs of a run task's set, as the run page sets them beside a model
     (:func:`triplebench.reports.standing.published_systems`).
