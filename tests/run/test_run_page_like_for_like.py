@@ -175,3 +175,17 @@ def test_genres_archived_runs_carry_the_judged_scores_a_run_with_a_judge_has(bui
     expected = score(None, archived_run="cdr/gpt-4/1", scores="TS,FS,GS")
     assert judged.scores == expected.scores and set(judged.scores) == {"TS", "FS", "GS"}
     assert set(published_systems({"dataset": "cdr"}, ["US"], location)["gpt-4"].scores) == {"TS"}
+
+
+def test_the_python_api_results_with_a_refused_task_make_a_page_and_eval_results(built, tmp_path):
+    """``run()`` returns refused tasks too: the page lists one with its reason (from the manifest) beside the scored
+    ones, and the Eval Results leave it out."""
+    from triplebench.harness.eval_results import eval_results
+
+    tasks = find_tasks(["carb", "text2kg/unseen"])
+    results = run(_openie4(False), tasks, out=tmp_path / "run", quiet=True, cache=False)
+    assert results["carb/test"].scored and not results["text2kg/unseen"].scored
+    page = write_run_page(tmp_path / "run", tasks, results, bootstrap=0).read_text(encoding="utf-8")
+    assert _row(page, "text2kg/unseen")[-1] == html.escape(results["text2kg/unseen"].reason)
+    assert "standing-text2kg-unseen" not in page and "standing-carb-test" in page
+    assert list(eval_results(results, tmp_path / "repo")) == ["carb"]

@@ -522,7 +522,7 @@ def eval_results(source: str | Path | Mapping[str, TaskResult], dest: str | Path
 
     version, finished = installed_version(), None
     if isinstance(source, Mapping):
-        outcomes = [Outcome.of(r) for r in source.values()]
+        outcomes = [Outcome.of(r) for r in source.values() if r.result is not None]  # a refused task has no entry
         sampled = [getattr(r, "sample", None) for r in source.values()]
         limit = limit if limit is not None else next((s.get("limit", "?") if isinstance(s, Mapping) else s for s in sampled if s), None)
     elif isinstance(source, (str, Path)):

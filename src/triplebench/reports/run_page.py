@@ -58,7 +58,7 @@ def write_run_page(folder: str | Path, tasks: Sequence[Task], results: Mapping[s
     tasks : sequence of Task
         The run's tasks.
     results : mapping
-        Task name -> its :class:`~triplebench.harness.TaskResult`, for the scored tasks.
+        Task name -> its :class:`~triplebench.harness.TaskResult` (the refused ones are read from the manifest).
     bootstrap, seed, level : int, int, float
         The bootstrap of the run's intervals and of the paired tests.
     location : DataLocation, optional
@@ -85,7 +85,7 @@ def write_run_page(folder: str | Path, tasks: Sequence[Task], results: Mapping[s
     folder = Path(folder)
     location = location or DataLocation.default()
     manifest = read_manifest(folder)
-    scored = [t for t in tasks if t.name in results]
+    scored = [t for t in tasks if t.name in results and results[t.name].result is not None]  # a refused one is in the manifest
     entries = [e for e in manifest["tasks"] if isinstance(e, dict)]
     known = {e.get("task") for e in entries}
     entries += [results[t.name].to_dict() for t in scored if t.name not in known]
