@@ -189,3 +189,12 @@ def test_the_python_api_results_with_a_refused_task_make_a_page_and_eval_results
     assert _row(page, "text2kg/unseen")[-1] == html.escape(results["text2kg/unseen"].reason)
     assert "standing-text2kg-unseen" not in page and "standing-carb-test" in page
     assert list(eval_results(results, tmp_path / "repo")) == ["carb"]
+
+
+def test_mixed_confidences_are_not_set_beside_the_published_systems(constant_run, tmp_path):
+    """Some extractions with a confidence and some without: neither definition applies, so no table and no AUC."""
+    folder, tasks, results = constant_run
+    page = _page(folder, tasks, results, tmp_path / "copy", entry={"confidence": "mixed"})
+    section = _standing(page, "carb-test")
+    assert "mixed" in section and "<table>" not in section
+    assert "<td>auc</td>" not in page
