@@ -307,7 +307,8 @@ def _watched(sock: Any) -> None:
 @functools.cache
 def _connection_classes() -> dict[str, type]:
     """urllib3's HTTP and HTTPS connection pools, with connections that put their socket under the deadline of
-    the thread's attempt when they connect and when they send a request (a kept-alive one too)."""
+    the thread's attempt when they connect and when they send a request (a kept-alive one too). (A TLS
+    handshake needs no watch: Python's ``ssl`` bounds the whole handshake by the socket's timeout.)"""
     from urllib3.connection import HTTPConnection, HTTPSConnection
     from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 

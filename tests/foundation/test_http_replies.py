@@ -30,8 +30,8 @@ BODY = b'{"ok": true}'
 class RawServer:
     """Answers each connection with ``answer(connection)`` after reading the request's headers and body."""
 
-    def __init__(self, answer: Callable[[socket.socket], None]) -> None:
-        self.answer = answer
+    def __init__(self, answer: Callable[[socket.socket], None], read_request: bool = True) -> None:
+        self.answer, self.read_request = answer, read_request
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
         self.listener.listen(16)
@@ -49,6 +49,13 @@ class RawServer:
 
     def _one(self, connection: socket.socket) -> None:
         with connection:
+            if not self.read_request:  # a TLS client speaks first, in binary
+                self.requests += 1
+                try:
+                    self.answer(connection)
+                except OSError:
+                    pass
+                return
             data = b""
             while b"\r\n\r\n" not in data:
                 data += connection.recv(65536)
@@ -95,6 +102,20 @@ def test_a_server_sending_a_byte_at_a_time_is_cut_off_at_the_deadline(where):
         server.close()
     assert "gave up after 2 attempts (timed out: no complete reply within 0.5s)" in str(err.value)
     assert server.requests == 2 and client.retries == 1
+
+
+def test_a_tls_handshake_sent_a_byte_at_a_time_is_cut_off_at_the_deadline():
+    """A TLS record header announcing 16 KB of handshake, then a byte every 20 ms (300 of them, then the end):
+    the handshake is inside the deadline too (Python's ``ssl`` bounds it whole by the socket's timeout)."""
+    server = RawServer(lambda c: (c.sendall(b"\x16\x03\x03\x40\x00"), _dribble(c, b"\x00" * 300)), read_request=False)
+    client = JsonClient(timeout=0.5, retries=0)
+    try:
+        with pytest.raises(EndpointError) as err:
+            client.post(server.url.replace("http:", "https:"), {"prompt": "p"})
+    finally:
+        client.close()
+        server.close()
+    assert "gave up after 1 attempts (timed out: no complete reply within 0.5s)" in str(err.value)
 
 
 def test_the_deadline_leaves_a_prompt_reply_alone():
