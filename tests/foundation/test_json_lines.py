@@ -115,3 +115,13 @@ def test_the_hint_parses_no_text_twice(tmp_path, monkeypatch, text, said):
     parsed = [t for t in counting.texts if t.strip() in text]  # parses of the file's text (not of schemas)
     assert [t.strip() for t in parsed].count(text.strip()) == 1  # the whole document once
     assert sum(map(len, parsed)) < 2 * len(text)  # and nothing else but the first line (when it is not all)
+
+
+def test_carb_format_detection_sees_the_lines_the_reader_reads(tmp_path):
+    from triplebench.benchmarks.carb.detect import evidence
+
+    plain, separated = tmp_path / "plain.txt", tmp_path / "separated.txt"
+    row = "{}\t0.9\twas born in\tObama\tHawaii\n"
+    plain.write_text(row.format("Obama was born in Hawaii .") * 3, encoding="utf-8")
+    separated.write_text(row.format("Obama was born\u2028in Hawaii .") * 3, encoding="utf-8")
+    assert evidence(separated).formats == evidence(plain).formats != []

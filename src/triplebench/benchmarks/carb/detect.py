@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ...errors import InputError
+from ...formats.text import universal_lines
 
 #: bytes read to decide (the OpenIE-5 markers are searched in the whole file)
 HEAD_BYTES = 1 << 18
@@ -99,7 +100,7 @@ def _rows(path: Path) -> list[list[str]]:
     with path.open("rb") as handle:
         head = handle.read(HEAD_BYTES)
     text = head.decode("utf-8", "replace").removeprefix("\ufeff")
-    lines = text.splitlines()[:-1 if len(head) == HEAD_BYTES else None]
+    lines = universal_lines(text)[:-1 if len(head) == HEAD_BYTES else None]  # the lines the readers see
     return [line.strip().split("\t") for line in lines if line.strip()][:200]
 
 
