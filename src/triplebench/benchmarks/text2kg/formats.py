@@ -29,7 +29,7 @@ from os import PathLike
 from typing import Any
 
 from ...errors import InputError
-from ...formats.text import iter_jsonl, load_json, read_text
+from ...formats.text import iter_jsonl, load_json, read_text, universal_lines
 
 #: the ten ontologies of Wikidata-TekGen, in upstream's evaluation (and averaging) order
 ONTOLOGIES = ("1_movie", "2_music", "3_sport", "4_book", "5_military", "6_computer", "7_space", "8_politics",
@@ -163,7 +163,7 @@ def read_verified(path: Source) -> list[str]:
 
     The number of lines is the denominator of upstream's ``selected_test_cases`` averages.
     """
-    return [line.strip() for line in read_text(path, None).splitlines()]
+    return [line.strip() for line in universal_lines(read_text(path, None))]  # upstream's open() lines
 
 
 def iter_lines(path: Source, expected: str) -> Iterator[tuple[int, dict[str, Any]]]:
