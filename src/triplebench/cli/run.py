@@ -22,17 +22,17 @@ def scoring_options() -> list[Option]:
     list of Option
         In :data:`SCORING` order.
     """
-    from ..registry import BENCHMARKS, load
+    from ..registry import BENCHMARKS, entry, load
 
     found: dict[str, Option] = {}
+    users: dict[str, list[str]] = {}
     for benchmark in BENCHMARKS:
         for option in load(benchmark).options:
             if option.name in SCORING:
                 found.setdefault(option.name, option.with_default(None))
-    found["topic_model"] = found["topic_model"].with_help("the LDA topic model (.npz) of TS, for a run of one GenRES set "
-                                                          "[default: each set's, trained once from the corpora config]")
-    found["judge"] = found["judge"].with_help("a live judge for the scores that need one (GenRES FS/GS: openai, an "
-                                              "OpenAI-compatible server); without it they are not scored")
+                users.setdefault(option.name, []).append(entry(benchmark).title)
+    for name, option in found.items():
+        found[name] = option.with_help(f"{option.help} (tasks of {', '.join(users[name])})")
     return [found[name] for name in SCORING]
 
 

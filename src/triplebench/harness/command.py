@@ -73,7 +73,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "whole reply read), before a retry (default 300)")
     server.add_argument("--retries", type=int, default=5, help="retries of a 408/429/5xx/timeout/refused connection (default 5)")
     decoding = parser.add_argument_group("decoding")
-    decoding.add_argument("--max-tokens", type=int, default=512, help="tokens per reply (default 512: a GenRES document's triples fit)")
+    decoding.add_argument("--max-tokens", type=int, default=512, help="tokens per reply (default 512: the triples of a long input document fit)")
     decoding.add_argument("--temperature", type=float, default=0.0, help="default 0 (greedy)")
     decoding.add_argument("--top-p", type=float)
     decoding.add_argument("--seed", type=int)
