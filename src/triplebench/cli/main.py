@@ -110,9 +110,21 @@ def _one_line(show):
     return shown
 
 
+def own_process() -> None:
+    """What the command line does to the process it owns: declares it one-shot (small calls of
+    kernels that have a plain-Python tier import no numba; :func:`triplebench.warmup.one_shot`),
+    and has numba imported without its optional probes when a call first needs it."""
+    from ..warmup import import_numba_on_demand, one_shot
+    from .scoring import import_numba_without_optional_probes
+
+    one_shot(True)
+    import_numba_on_demand(import_numba_without_optional_probes)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    own_process()
     args = build_parser(argv).parse_args(argv)
     with warnings.catch_warnings(), _exits_on_termination():
         warnings.showwarning = _one_line(warnings.showwarning)

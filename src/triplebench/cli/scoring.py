@@ -218,8 +218,6 @@ def configure(command: str, parser: argparse.ArgumentParser, argv: list[str]) ->
     imports another benchmark's scorer.
     """
     chosen = argv[1] if len(argv) > 1 else None
-    if chosen in REGISTRY and REGISTRY[chosen].jit:
-        import_numba_without_optional_probes()
     configure_one, run = {"score": (configure_score, run_score), "compare": (configure_compare, run_compare)}[command]
     sub = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
     for spec in REGISTRY.values():

@@ -1,10 +1,16 @@
 """The CaRB kernels: all-pair matching, greedy matching, PR accumulation, summaries.
 
-The matching is three numba loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
-:func:`accumulate_intervals`, ``@njit(cache=True)``, compiled once into numba's cache by
-``triplebench warmup``); their float sums and quotients follow the reference's order, so
-the numbers are the reference's, bit for bit. The summaries (:func:`summaries`) are numpy,
-shared with the bootstrap (:mod:`.carb_bootstrap`).
+The matching is three loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
+:func:`accumulate_intervals`) written once, in numba's subset of Python, and run in one of
+two tiers (:func:`tier`): compiled by ``numba.njit(cache=True)`` (into numba's cache by
+``triplebench warmup``), or interpreted as plain Python on lists, which imports no numba and
+compiles nothing. A library process (a training loop) runs them compiled; a one-shot process
+(the command line, :func:`triplebench.warmup.one_shot`) interprets a call unless it is large
+or the process has already spent about what loading numba costs interpreting, so a one-shot
+score neither imports numba nor, in an install that skipped the warm-up, compiles. Their
+float sums and quotients follow the reference's order in both tiers, so the numbers are the
+reference's, bit for bit. The summaries (:func:`summaries`) are numpy, shared with the
+bootstrap (:mod:`.bootstrap_kernels`).
 
 Everything is encoded before it gets here (``triplebench.benchmarks.carb``):
 
@@ -25,10 +31,12 @@ Divisions are guarded, so the kernels never divide by zero.
 
 from __future__ import annotations
 
+import threading
+import time
 from enum import IntEnum
+from types import FunctionType, SimpleNamespace
 
 import numpy as np
-from numba import njit
 
 
 class Mode(IntEnum):
@@ -57,16 +65,11 @@ _BINARY_STRICT = int(Mode.BINARY_STRICT)
 _SAID = int(GoldFlag.SAID)
 _BE_FORM = int(GoldFlag.BE_FORM)
 
-#: how every kernel and helper here is compiled
-_jit = njit(cache=True, error_model="numpy")
-
-
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """``arange(starts[k], starts[k] + lengths[k])`` for every ``k``, concatenated."""
     return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
 
-@_jit
 def _intersect(a_tok, a_lo, a_hi, b_tok, b_lo, b_hi):
     """Multiset intersection size of two token runs, each in ascending order (a merge; the
     reference's remove-the-first-equal-word count)."""
@@ -87,7 +90,6 @@ def _intersect(a_tok, a_lo, a_hi, b_tok, b_lo, b_hi):
     return count
 
 
-@_jit
 def _count(tok, lo, hi, w):
     """How often ``w`` occurs in ``tok[lo:hi]``."""
     c = 0
@@ -97,7 +99,6 @@ def _count(tok, lo, hi, w):
     return c
 
 
-@_jit
 def _ratios(prec_num, prec_den, rec_num, rec_den):
     """``(1.0 * num / den)`` for precision and recall, 0 where a denominator is 0."""
     prec = 0.0
@@ -109,7 +110,6 @@ def _ratios(prec_num, prec_den, rec_num, rec_den):
     return prec, rec
 
 
-@_jit
 def _linient(g_tok, g_toff, g0, g_nseg, be_form, p_tok, p_toff, p0, p_nseg, swap, be_id):
     """``linient_tuple_match`` of a binarised pair; ``swap`` exchanges the two predicted slots."""
     gp_lo, gp_hi = g_toff[g0], g_toff[g0 + 1]
@@ -133,7 +133,6 @@ def _linient(g_tok, g_toff, g0, g_nseg, be_form, p_tok, p_toff, p0, p_nseg, swap
     return _ratios(num, prec_den, num, rec_den)
 
 
-@_jit
 def _tuple(g_tok, g_toff, g0, g_nseg, p_tok, p_toff, p0, p_nseg, simple):
     """``tuple_match`` (strict: a failed predicate or first two slots give (0, 0)) or, with
     ``simple``, ``simple_tuple_match`` (slots compared while the prediction has them)."""
@@ -162,7 +161,6 @@ def _tuple(g_tok, g_toff, g0, g_nseg, p_tok, p_toff, p0, p_nseg, simple):
     return _ratios(num, prec_den, num, rec_den)
 
 
-@_jit
 def _coverage(g_tok, g_lo, g_hi, p_tok, p_lo, p_hi):
     """lexicalMatch / argMatch: equal (gold, predicted) position pairs / gold length > 0.5 -> (1, 1)."""
     n = g_hi - g_lo
@@ -179,7 +177,6 @@ def _coverage(g_tok, g_lo, g_hi, p_tok, p_lo, p_hi):
     return 0.0, 0.0
 
 
-@_jit
 def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flags, p_seg, p_toff, p_tok, p_nargs):
     """Score every (gold, predicted) pair of every sentence: ``(prec, rec)`` arrays in
     ``pair_off`` order (each sentence's ``n_gold x n_pred`` table row-major).
@@ -222,7 +219,6 @@ def pair_table(mode, be_id, g_ext, p_ext, pair_off, g_seg, g_toff, g_tok, g_flag
     return prec, rec
 
 
-@_jit
 def _stable_order(values, lo, n):
     """Stable ascending order of ``values[lo:lo + n]`` (insertion sort: the per-sentence loops
     are quadratic anyway)."""
@@ -237,7 +233,6 @@ def _stable_order(values, lo, n):
     return order
 
 
-@_jit
 def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     """Per sentence, its contribution to the PR accumulators as constant pieces.
 
@@ -331,7 +326,6 @@ def sentence_pieces(g_ext, p_ext, pair_off, prec, rec, p_conf, p_cidx, t_len):
     return pc_off, start[:k], stop[:k], vp[:k], vpl[:k], vr[:k], vrl[:k]
 
 
-@_jit
 def _add_to_slots(p, r, a, b, x, y):
     """Add ``x`` to ``p[a:b]`` and ``y`` to ``r[a:b]`` (a loop: numba's slice adds make temporaries)."""
     for t in range(a, b):
@@ -339,7 +333,6 @@ def _add_to_slots(p, r, a, b, x, y):
         r[t] += y
 
 
-@_jit
 def accumulate_intervals(start, stop, vp, vpl, vr, vrl, n):
     """Add the pieces, in order, to ``n`` slots (``start``/``stop``: slot ranges).
 
@@ -364,9 +357,105 @@ def accumulate_intervals(start, stop, vp, vpl, vr, vrl, n):
     return p, np.cumsum(dpl)[:n], r, np.cumsum(drl)[:n]
 
 
-def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
+#: the kernels a scorer calls; every other function above is one of their helpers
+KERNELS = ("pair_table", "sentence_pieces", "accumulate_intervals")
+_HELPERS = ("_intersect", "_count", "_ratios", "_linient", "_tuple", "_coverage", "_stable_order", "_add_to_slots")
+
+#: a call whose estimated steps (:func:`work`) exceed this is compiled even in a one-shot process
+INTERPRET_MAX_STEPS = 2_000_000
+#: CPU seconds a process spends interpreting before it switches to the compiled tier: about
+#: what importing numba and loading the cached kernels costs (the ski-rental break-even)
+INTERPRET_BUDGET_S = 0.4
+
+
+def _on_lists(function):
+    """``function`` run as plain Python, its array arguments turned into lists first (element
+    access on a list is several times faster than on an array in the interpreter)."""
+
+    def interpreted(*args):
+        return function(*(a.tolist() if isinstance(a, np.ndarray) else a for a in args))
+
+    interpreted.__name__ = interpreted.__qualname__ = function.__name__
+    interpreted.__doc__ = function.__doc__
+    return interpreted
+
+
+def _sliced_add(p, r, a, b, x, y):
+    """:func:`_add_to_slots` for the interpreter: the same additions, slot by slot, as two array
+    operations (a Python loop over array elements is the interpreted tier's slowest step)."""
+    p[a:b] += x
+    r[a:b] += y
+
+
+def _tier(helper, kernel, **own) -> SimpleNamespace:
+    """The kernels in their own copy of this module's globals, in which every helper is
+    ``helper(function)`` (or ``own[name]``) and every kernel ``kernel(function)``: a tier never
+    rebinds the functions another tier is running."""
+    scope = dict(globals())
+    for name in (*_HELPERS, *KERNELS):
+        plain = globals()[name]
+        rebound = own.get(name) or FunctionType(plain.__code__, scope, plain.__name__, plain.__defaults__)
+        scope[name] = (kernel if name in KERNELS else helper)(rebound)
+    return SimpleNamespace(**{name: scope[name] for name in KERNELS})
+
+
+#: the interpreted tier: the kernels as plain Python on lists (no numba import, nothing to compile)
+INTERPRETED = _tier(lambda f: f, _on_lists, _add_to_slots=_sliced_add)
+_compiled: SimpleNamespace | None = None
+_lock = threading.Lock()
+_spent = 0.0
+
+
+def compiled() -> SimpleNamespace:
+    """The compiled tier: the same functions through ``numba.njit(cache=True)``, built on first use
+    (numba's cache keys on a function's module, name and first line, as for a decorated one)."""
+    global _compiled
+    with _lock:
+        if _compiled is None:
+            from numba import njit
+
+            jit = njit(cache=True, error_model="numpy")
+            _compiled = _tier(jit, jit)
+    return _compiled
+
+
+def work(g_ext, p_ext) -> int:
+    """Estimated steps of one evaluation: per sentence, gold x predicted x predicted (the greedy
+    matching at each confidence level, its worst case)."""
+    n_pred = np.diff(p_ext)
+    return int((np.diff(g_ext) * n_pred * n_pred).sum())
+
+
+def tier(steps: int, interpret: bool) -> SimpleNamespace:
+    """The kernels for a call of ``steps`` (:func:`work`): interpreted when ``interpret`` (a one-shot
+    process) and the call is small and the process has not yet spent :data:`INTERPRET_BUDGET_S`
+    interpreting, else compiled. Both tiers give the same numbers, bit for bit."""
+    if interpret and steps <= INTERPRET_MAX_STEPS and _spent < INTERPRET_BUDGET_S:
+        return _Metered()
+    return compiled()
+
+
+class _Metered:
+    """The interpreted kernels, adding their CPU time to the process's interpreting budget."""
+
+    def __getattr__(self, name: str):
+        kernel = getattr(INTERPRETED, name)
+
+        def metered(*args):
+            global _spent
+            start = time.process_time()
+            try:
+                return kernel(*args)
+            finally:
+                _spent += time.process_time() - start
+
+        return metered
+
+
+def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots, kernels=None):
     """The PR accumulators: the pieces added sentence by sentence, slot by slot (the
-    reference's summation order); ``t_off[s]`` is sentence ``s``'s first slot.
+    reference's summation order); ``t_off[s]`` is sentence ``s``'s first slot; ``kernels``: a
+    tier (:func:`tier`; default compiled).
 
     Two slots with no piece boundary between them receive the same additions in the same
     order, so they end equal, bit for bit: the pieces are added once per such interval
@@ -381,7 +470,8 @@ def accumulate(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):
     boundary[hi] = True
     boundary[0] = boundary[n_slots] = True
     number = np.cumsum(boundary) - 1  # slot -> its interval (the last boundary at or before it)
-    values = accumulate_intervals(number[lo], number[hi], vp, vpl, vr, vrl, int(number[n_slots]))
+    kernels = kernels or compiled()
+    values = kernels.accumulate_intervals(number[lo], number[hi], vp, vpl, vr, vrl, int(number[n_slots]))
     interval = number[:n_slots]
     return tuple(v[interval] for v in values)
 

@@ -21,6 +21,7 @@ from operator import itemgetter
 import numpy as np
 
 from ...scoring.units import UnitStatistics
+from ...warmup import one_shot
 from . import kernels as K
 from .kernels import GoldFlag, Mode
 
@@ -453,13 +454,14 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
     g_enc = gold.encoded
     pair_off = _offsets(np.diff(gold.ext) * np.diff(p_ext))
     be_id = encoder.ids.get("be", -1) if encoder.mode == Mode.BINARY_LINIENT else -1
-    prec, rec = K.pair_table(
+    kernels = K.tier(K.work(gold.ext, p_ext), one_shot())
+    prec, rec = kernels.pair_table(
         int(encoder.mode), be_id, gold.ext, p_ext, pair_off, g_enc.seg, g_enc.toff, g_enc.tok, g_enc.flags,
         p_enc.seg, p_enc.toff, p_enc.tok, p_enc.nargs)
     t_len = np.diff(t_off)
-    pieces = Pieces(*K.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
+    pieces = Pieces(*kernels.sentence_pieces(gold.ext, p_ext, pair_off, prec, rec, pred.confidence[matched],
                                        cidx[matched], t_len[gold.problem]))
-    p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds))
+    p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds), kernels)
     return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
 
 
