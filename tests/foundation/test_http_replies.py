@@ -179,10 +179,16 @@ def test_server_text_in_a_message_is_escaped(status, reason, headers, body):
     assert printable(message) == message
 
 
-def test_the_judge_cli_prints_an_escaped_error_body(built, tmp_path, capsys):
+@pytest.mark.parametrize("reply, said", [
+    (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 17\r\n\r\n\x1b]0;owned\x07\x1b[2Jabc",
+     "HTTP 400 Bad Request: \\x1b]0;owned\\x07\\x1b[2Jabc"),
+    (b'HTTP/1.1 200 OK\r\nContent-Length: 25\r\n\r\n"\\u001b]0;owned\\u0007abc"',  # a JSON string, no choices
+     "malformed reply (no choices[0] text): \\x1b]0;owned\\x07abc"),
+])
+def test_the_judge_cli_prints_server_text_escaped(built, tmp_path, capsys, reply, said):
     from triplebench.cli.main import main
 
-    server = RawServer(lambda c: c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 17\r\n\r\n\x1b]0;owned\x07\x1b[2Jabc"))
+    server = RawServer(lambda c: c.sendall(reply))
     pred = tmp_path / "p.jsonl"
     pred.write_text('{"text": "a good text", "triples": [["a", "r", "b"]]}\n')
     gold = tmp_path / "gold.jsonl"
@@ -194,7 +200,7 @@ def test_the_judge_cli_prints_an_escaped_error_body(built, tmp_path, capsys):
         server.close()
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and err.count("\n") == 1
-    assert "\x1b" not in err and "\x07" not in err and "HTTP 400 Bad Request: \\x1b]0;owned\\x07\\x1b[2Jabc" in err
+    assert "\x1b" not in err and "\x07" not in err and said in err
 
 
 class Busy:

@@ -63,7 +63,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from ...errors import TripleBenchError
-from ...http import EndpointError
+from ...http import EndpointError, printable
 from .judge_replies import answers_granularity, count_splits, is_well_formed_factualness, parse_factualness
 
 if TYPE_CHECKING:
@@ -562,7 +562,7 @@ class OpenAIJudge:
             choice = reply["choices"][0]
             text = choice["text"] if self.api == "completions" else choice["message"]["content"]
         except (KeyError, IndexError, TypeError):
-            raise EndpointError(f"{url}: malformed reply (no choices[0] text): {str(reply)[:120]}") from None
+            raise EndpointError(f"{url}: malformed reply (no choices[0] text): {printable(str(reply)[:120])}") from None
         if not isinstance(text, str):
             raise EndpointError(f"{url}: malformed reply (choice text is {type(text).__name__})")
         return text
