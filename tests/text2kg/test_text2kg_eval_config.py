@@ -78,3 +78,9 @@ def test_the_repeat_changes_the_global_line(built):
 def test_a_config_naming_another_ontology_is_refused(built, tmp_path, capsys):
     status, printed, err, out = _run(tmp_path, capsys, _config(tmp_path, [*ONTOLOGIES, "11_webnlg"]))
     assert status == 2 and err.count("\n") == 1 and "field 'onto_list'" in err and "11_webnlg" in err
+
+
+def test_a_config_of_some_ontologies_names_the_option_that_scores_them(built, tmp_path, capsys):
+    """Upstream's ``webnlg_alpaca.json`` lists one ontology: the message says how to score just it."""
+    status, printed, err, out = _run(tmp_path, capsys, _config(tmp_path, ["2_music", "1_movie"]))
+    assert status == 2 and err.count("\n") == 1 and "score those with --ontology 2_music,1_movie" in err

@@ -11,7 +11,8 @@ Examples::
 ``--eval-metrics`` writes, like upstream's ``run_eval.py``, one per-sentence file per ontology and
 the averages file, in the format of ``--eval-style`` (:mod:`.eval_files`); ``--eval-config``
 (upstream's ``src/evaluation/config/*.json``) names them (the base names of its ``output`` and
-``avg_out_file``) and is echoed in the global line as upstream echoes it. Without it the files are
+``avg_out_file``) and is echoed in the global line as upstream echoes it; its ``onto_list`` is read as
+upstream reads it (its order, an ontology listed twice evaluated twice: see :mod:`.eval_files`). Without it the files are
 ``ont_<o>_eval_metrics.jsonl`` and ``ont_llm_avg_eval_metrics.jsonl`` and the echo holds the
 ontology ids only. Every file is rendered before any is written; each is written atomically.
 """

@@ -89,7 +89,8 @@ def render(suite: Suite, details: dict[str, Any], scores: dict[str, float], styl
     names = [o.name for o in suite.ontologies]
     listed = list(config["onto_list"]) if config is not None else names
     if sorted(set(listed)) != sorted(names):
-        raise InputError("<eval config>", None, f"onto_list {listed} is not the scored ontologies {names}",
+        hint = f": score those with --ontology {','.join(dict.fromkeys(listed))}" if set(listed) < set(names) else ""
+        raise InputError("<eval config>", None, f"onto_list {listed} is not the scored ontologies {names}{hint}",
                          field="onto_list")
     repeated = [n for n in dict.fromkeys(listed) if listed.count(n) > 1]
     if repeated:
