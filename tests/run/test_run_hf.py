@@ -140,3 +140,67 @@ def test_a_missing_extra_is_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "transformers", None)
     with pytest.raises(TripleBenchError, match=r"needs the optional packages transformers and torch .*triplebench\[run-hf\]"):
         make("anything")
+
+
+def test_batches_sorted_by_length_reply_in_the_inputs_order(tiny, monkeypatch):
+    """Inputs of mixed lengths come back in their order, each as generated alone; the batches the
+    model sees hold inputs sorted by length (longest first), ``batch_size`` at most."""
+    plain, _ = tiny
+    texts_ = ["a", "Sentence: é ü ß and a much longer text than the others", "bb", "(Obama; was born in; Hawaii)", "c d"]
+    alone = [again_replies_of(make(plain, decoding=Decoding(max_tokens=5), batch_size=1), [t])[0] for t in texts_]
+    adapter = make(plain, decoding=Decoding(max_tokens=5), batch_size=2)
+    widths = []
+    generate = adapter._generate
+    monkeypatch.setattr(adapter, "_generate", lambda ids, inputs: widths.append([len(i) for i in ids]) or generate(ids, inputs))
+    together = again_replies_of(adapter, texts_)
+    assert [(r.text, r.finish_reason, r.prompt_tokens, r.completion_tokens) for r in together] == \
+        [(r.text, r.finish_reason, r.prompt_tokens, r.completion_tokens) for r in alone]
+    flat = [w for batch in widths for w in batch]
+    assert flat == sorted(flat, reverse=True) and len(widths) == 3 and all(len(b) <= 2 for b in widths)
+
+
+def test_tokens_only_when_logprobs_are_asked_and_they_concatenate_to_the_reply(tiny):
+    plain, _ = tiny
+    texts_ = ["Sentence: é ü ß", "(Obama; was born in; Hawaii)"]
+    without = again_replies_of(make(plain, decoding=Decoding(max_tokens=12)), texts_)
+    assert all(r.tokens is None for r in without)
+    asked = again_replies_of(make(plain, decoding=Decoding(max_tokens=12, logprobs=True)), texts_)
+    assert [r.text for r in asked] == [r.text for r in without]
+    for reply in asked:
+        assert len(reply.tokens) == reply.completion_tokens and "".join(t for t, _ in reply.tokens) == reply.text
+
+
+def test_each_token_text_is_what_it_adds_to_the_decoded_prefix(tiny):
+    """The windowed decoding gives each token what decoding the whole prefix adds (where that is
+    a whole character), multi-byte characters included."""
+    plain, _ = tiny
+    adapter = make(plain)
+    ids = adapter.tokenizer("Sentence: é ü ß (Obama; was born in; Hawaii)")["input_ids"]
+    pieces = adapter._pieces(ids)
+    by_prefix, before = [], ""
+    for k in range(1, len(ids) + 1):
+        now = adapter.tokenizer.decode(ids[:k])
+        by_prefix.append(now[len(before):] if not now.endswith("\ufffd") else "")
+        before = now if not now.endswith("\ufffd") else before
+    assert pieces == by_prefix and "".join(pieces) == adapter.tokenizer.decode(ids)
+
+
+def test_batch_size_auto_and_a_bad_one(tiny):
+    plain, _ = tiny
+    from triplebench.harness.adapters.hf import SORT_WINDOW
+
+    adapter = adapter_from_spec(f"hf:{plain}", decoding=Decoding(max_tokens=4))
+    assert adapter.generate_batch == "auto" and adapter.batch_size == SORT_WINDOW
+    assert len(again_replies_of(adapter, ["a", "bb"])) == 2
+    with pytest.raises(InputError, match="an integer >= 1 or auto"):
+        make(plain, batch_size="big")
+
+
+def again_replies_of(adapter, inputs):
+    import threading
+
+    adapter.start(threading.Event(), 1)
+    try:
+        return adapter.complete(inputs)
+    finally:
+        adapter.close()

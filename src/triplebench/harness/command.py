@@ -49,6 +49,11 @@ def _names(value: str) -> list[str]:
     return names
 
 
+def _batch_size(value: str) -> int | str:
+    """``--batch-size``: ``auto`` or an integer (the adapter checks its range)."""
+    return value if value == "auto" else int(value)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``run`` command's arguments to ``parser``.
 
@@ -84,7 +89,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     prompting.add_argument("--prompt", metavar="FILE", help="run every task with this prompt file (TOML, as the shipped prompts)")
     prompting.add_argument("--system", metavar="TEXT", help="replace the system text of each task's prompt")
     local = parser.add_argument_group("local models (hf:, py:)")
-    local.add_argument("--batch-size", type=int, default=8, help="inputs per call (default 8)")
+    local.add_argument("--batch-size", type=_batch_size, help="inputs generated together: N, or auto (hf: sized for the "
+                       "device's free memory; the default for hf:; py: default 8)")
     local.add_argument("--device", default="cpu", help="hf: torch device (default cpu)")
     local.add_argument("--dtype", help="hf: weight dtype (float16, bfloat16)")
     local.add_argument("--receives", choices=("texts", "prompts"), default="texts", help="py: what the callable gets (default texts)")

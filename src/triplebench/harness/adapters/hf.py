@@ -1,12 +1,20 @@
 """A local Hugging Face causal language model (``transformers``; the optional ``run-hf`` extra).
 
-Greedy decoding only (``temperature`` 0, no ``top_p``, no ``extra``), left-padded batches, the
-tokenizer's chat template when it has one (``chat_template=None``: use it if present; ``True``:
-require it; ``False``: never), else the prompt's completion layout. Stop sequences cut the
-decoded text after generation (``finish_reason`` ``stop``; the prompt's and the user's); a reply that reached
-``max_tokens`` without the end-of-sequence token has ``finish_reason`` ``length``.
-Log-probabilities are those of the greedy tokens under the model's normalised scores; each
-token's text is what decoding the prefix up to it adds, so the texts concatenate to the reply.
+Greedy decoding only (``temperature`` 0, no ``top_p``, no ``extra``), the tokenizer's chat template
+when it has one (``chat_template=None``: use it if present; ``True``: require it; ``False``: never),
+else the prompt's completion layout. Stop sequences cut the decoded text after generation
+(``finish_reason`` ``stop``; the prompt's and the user's); a reply that reached ``max_tokens``
+without the end-of-sequence token has ``finish_reason`` ``length``.
+
+Batches: the harness hands the adapter up to :data:`SORT_WINDOW` inputs at a time (at least the
+batch size); they are sorted by token length (longest first), generated in left-padded batches of
+``batch_size`` (``"auto"``: as many as the device's free memory holds, :func:`auto_batch_size`),
+and the replies put back in the inputs' order, so a batch pads to similar lengths.
+Log-probabilities (only when ``logprobs`` asks: the per-step scores are kept only then) are those
+of the greedy tokens under the model's normalised scores; each token's text is what it adds to
+the decoded reply (decoded incrementally over a short window, so the cost is linear in the reply's
+length; a token that ends inside a character adds nothing, the next one adds the character), and
+the texts concatenate to the reply (else the reply has no tokens).
 
 The identity carries a revision so that a changed model is not answered from the cache: the
 snapshot commit for a Hub model, else a SHA-256 of the names, sizes and modification times of
@@ -31,6 +39,11 @@ from .base import Adapter, Decoding
 #: what the ``hf:`` adapter needs installed
 EXTRA = "run-hf"
 PACKAGES = ("transformers", "torch")
+#: most inputs one :meth:`HFAdapter.complete` call gets (sorted by length within it); a reply is
+#: cached when its call ends
+SORT_WINDOW = 256
+#: the largest batch ``batch_size="auto"`` picks, and the share of free memory it may fill
+AUTO_MAX, AUTO_SHARE = 256, 0.5
 
 
 def _import() -> Any:
@@ -120,6 +133,51 @@ def revision_of(model: str, revision: str | None = None) -> str:
     return f"files:{digest.hexdigest()[:16]}"
 
 
+def auto_batch_size(config: Any, device: str, tokens: int, vocab: int, logprobs: bool, itemsize: int) -> int:
+    """Return how many sequences of ``tokens`` tokens one batch on ``device`` may hold.
+
+    Each sequence holds its key/value cache (2 x layers x key/value heads x head size values per
+    token), its logits (and, with ``logprobs``, one row of scores per generated token); a batch may
+    fill :data:`AUTO_SHARE` of the device's free memory (CUDA: what torch reports free; CPU and
+    MPS: the machine's available memory), at most :data:`AUTO_MAX` sequences.
+
+    Parameters
+    ----------
+    config : transformers.PretrainedConfig
+        The model's configuration.
+    device : str
+        The torch device.
+    tokens : int
+        Input width plus new tokens.
+    vocab : int
+        The vocabulary size (rows of logits).
+    logprobs : bool
+        Whether the scores of every step are kept.
+    itemsize : int
+        Bytes per weight value (the cache's dtype).
+
+    Returns
+    -------
+    int
+        Between 1 and :data:`AUTO_MAX`.
+    """
+    import os
+
+    import torch
+
+    layers = getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer", 1)
+    heads = getattr(config, "num_attention_heads", None) or getattr(config, "n_head", 1)
+    hidden = getattr(config, "hidden_size", None) or getattr(config, "n_embd", 1)
+    kv_heads = getattr(config, "num_key_value_heads", None) or heads
+    head_size = getattr(config, "head_dim", None) or hidden // heads
+    per_sequence = 2 * layers * kv_heads * head_size * tokens * itemsize + 4 * vocab * (tokens if logprobs else 2)
+    if device.startswith("cuda"):
+        free = torch.cuda.mem_get_info(torch.device(device))[0]
+    else:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return max(1, min(AUTO_MAX, int(AUTO_SHARE * free // max(per_sequence, 1))))
+
+
 class HFAdapter(Adapter):
     """A local causal LM through ``transformers`` (see the module docstring).
 
@@ -129,8 +187,8 @@ class HFAdapter(Adapter):
         A local directory or a Hub model name.
     decoding : Decoding
         ``max_tokens``, ``stop`` and ``logprobs`` are used; sampling is refused.
-    batch_size : int
-        Inputs generated together.
+    batch_size : int or "auto"
+        Inputs generated together; ``"auto"``: sized for the device (:func:`auto_batch_size`).
     device : str
         Torch device (``cpu``, ``cuda``, ``cuda:1``, ``mps``).
     dtype : str or None
@@ -152,17 +210,18 @@ class HFAdapter(Adapter):
     kind = "hf"
     max_workers = 1
 
-    def __init__(self, model: str, *, decoding: Decoding | None = None, batch_size: int = 8, device: str = "cpu",
+    def __init__(self, model: str, *, decoding: Decoding | None = None, batch_size: int | str = "auto", device: str = "cpu",
                  dtype: str | None = None, chat_template: bool | None = None, revision: str | None = None) -> None:
         self.decoding = decoding or Decoding()
         if self.decoding.temperature != 0 or self.decoding.top_p is not None or self.decoding.seed is not None or self.decoding.extra:
             raise InputError.option("temperature", self.decoding.temperature,
                                     "0 with no top_p, seed or extra fields (the hf: adapter decodes greedily)")
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise InputError.option("batch_size", batch_size, "an integer >= 1")
+        if batch_size != "auto" and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
+            raise InputError.option("batch_size", batch_size, "an integer >= 1 or auto")
         transformers = _import()
         check_device(device, dtype)
-        self.model_name, self.device, self.dtype, self.batch_size = model, device, dtype, batch_size
+        self.model_name, self.device, self.dtype, self.generate_batch = model, device, dtype, batch_size
+        self.batch_size = max(SORT_WINDOW if batch_size == "auto" else batch_size, SORT_WINDOW)
         self.revision = revision_of(model, revision)
         self._hub_revision = revision
         self.tokenizer = transformers.AutoTokenizer.from_pretrained(model, revision=revision)
@@ -228,19 +287,30 @@ class HFAdapter(Adapter):
         self._model = transformers.AutoModelForCausalLM.from_pretrained(self.model_name, revision=self._hub_revision, dtype=dtype)
         self._model.to(self.device).eval()
 
-    def _pieces(self, ids: list[int]) -> list[str] | None:
-        """Each token's text: what decoding the prefix up to it adds (None if a prefix is not extended)."""
-        pieces, before = [], ""
-        for k in range(1, len(ids) + 1):
-            now = self.tokenizer.decode(ids[:k], skip_special_tokens=True)
-            if not now.startswith(before):
-                return None
-            pieces.append(now[len(before):])
-            before = now
+    def _pieces(self, ids: list[int]) -> list[str]:
+        """Each token's text: what it adds to the decoded text, decoded over a window that starts
+        one token before the last one that added text (linear in the reply's length)."""
+        decode = self.tokenizer.decode
+        pieces, start, read = [], 0, 0
+        for k in range(len(ids)):
+            before = decode(ids[start:read], skip_special_tokens=True)
+            now = decode(ids[start:k + 1], skip_special_tokens=True)
+            if len(now) > len(before) and now.startswith(before) and not now.endswith("\ufffd"):
+                pieces.append(now[len(before):])
+                start, read = read, k + 1
+            else:
+                pieces.append("")  # inside a character (or nothing visible): the text comes later
         return pieces
 
+    def _batch_size(self, width: int) -> int:
+        """Sequences per generated batch (``"auto"``: :func:`auto_batch_size` for this width)."""
+        if self.generate_batch != "auto":
+            return self.generate_batch
+        return auto_batch_size(self._model.config, self.device, width + self.decoding.max_tokens, len(self.tokenizer),
+                               self.decoding.logprobs, self._model.dtype.itemsize)
+
     def complete(self, inputs: Sequence[str]) -> list[Reply]:
-        """Generate greedily for a batch of input texts.
+        """Generate greedily for input texts: sorted by length, in batches, replies in the inputs' order.
 
         Parameters
         ----------
@@ -252,31 +322,48 @@ class HFAdapter(Adapter):
         list of Reply
             One per input: text, finish reason, tokens with log-probabilities (when asked), token counts.
         """
-        import torch
-
         if self._model is None:
             raise TripleBenchError("the hf: adapter was not started")
-        encoded = self.tokenizer(list(inputs), return_tensors="pt", padding=True, add_special_tokens=not self.chat).to(self.device)
+        ids = self.tokenizer(list(inputs), add_special_tokens=not self.chat)["input_ids"]
+        order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))  # longest first: a batch that does not fit fails first
+        replies: list[Reply | None] = [None] * len(ids)
+        done = 0
+        while done < len(order):
+            size = self._batch_size(len(ids[order[done]]))
+            batch = order[done:done + size]
+            for i, reply in zip(batch, self._generate([ids[i] for i in batch], [inputs[i] for i in batch])):
+                replies[i] = reply
+            done += len(batch)
+        return replies
+
+    def _generate(self, ids: list[list[int]], inputs: list[str]) -> list[Reply]:
+        """One left-padded batch through ``generate``."""
+        import torch
+
+        encoded = self.tokenizer.pad({"input_ids": ids}, return_tensors="pt").to(self.device)
         width = encoded["input_ids"].shape[1]
         context = getattr(self._model.config, "max_position_embeddings", None)
         if isinstance(context, int) and width + self.decoding.max_tokens > context:
             raise InputError.option("max_tokens", self.decoding.max_tokens,
                                     f"at most {context - width} for {self.model_name} (context {context} tokens, input {width})")
         eos = self.tokenizer.eos_token_id
+        logprobs = self.decoding.logprobs
         with torch.no_grad():
-            out = self._model.generate(**encoded, max_new_tokens=self.decoding.max_tokens, do_sample=False, output_scores=True,
+            out = self._model.generate(**encoded, max_new_tokens=self.decoding.max_tokens, do_sample=False, output_scores=logprobs,
                                        return_dict_in_generate=True, pad_token_id=self.tokenizer.pad_token_id, eos_token_id=eos)
-            scores = self._model.compute_transition_scores(out.sequences, out.scores, normalize_logits=True)
+            scores = self._model.compute_transition_scores(out.sequences, out.scores, normalize_logits=True).tolist() \
+                if logprobs else None
         replies = []
-        for row in range(len(inputs)):
-            ids = out.sequences[row, width:].tolist()
-            logprobs = scores[row].tolist()
+        for row, generated in enumerate(out.sequences[:, width:].tolist()):
             finish = "length"
-            if eos is not None and eos in ids:
-                ids, logprobs, finish = ids[: ids.index(eos)], logprobs[: ids.index(eos)], "stop"
-            text = self.tokenizer.decode(ids, skip_special_tokens=True)
-            pieces = self._pieces(ids) if self.decoding.logprobs else None
-            tokens = None if pieces is None or "".join(pieces) != text else tuple(zip(pieces, logprobs))
+            if eos is not None and eos in generated:
+                generated, finish = generated[: generated.index(eos)], "stop"
+            text = self.tokenizer.decode(generated, skip_special_tokens=True)
+            tokens = None
+            if logprobs:
+                pieces = self._pieces(generated)
+                if "".join(pieces) == text:
+                    tokens = tuple(zip(pieces, scores[row][: len(generated)]))
             cut = min((text.find(s) for s in (*stop_of(inputs[row]), *self.decoding.stop) if s in text), default=-1)
             if cut >= 0:
                 text, finish = text[:cut], "stop"
@@ -288,7 +375,7 @@ class HFAdapter(Adapter):
                         kept.append((piece[: cut - at], lp))
                         at += len(piece)
                     tokens = tuple(kept)
-            replies.append(Reply(text, finish, tokens, int(encoded["attention_mask"][row].sum()), len(ids)))
+            replies.append(Reply(text, finish, tokens, len(ids[row]), len(generated)))
         return replies
 
     def close(self) -> None:

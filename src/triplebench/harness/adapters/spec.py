@@ -32,7 +32,7 @@ _INLINE_URL = re.compile(r"^(?P<model>.+)@(?P<url>https?://[^@]+)$")
 
 def adapter_from_spec(spec: str | None, *, model: str | None = None, url: str | None = None, api: str = "chat",
                       decoding: Decoding | None = None, key_env: str | None = None, insecure_http: bool = False,
-                      timeout: float = 300.0, retries: int = 5, batch_size: int = 8, device: str = "cpu",
+                      timeout: float = 300.0, retries: int = 5, batch_size: int | str | None = None, device: str = "cpu",
                       dtype: str | None = None, receives: str = "texts") -> Adapter:
     """Make the adapter a ``MODEL`` string names (the forms of the module docstring).
 
@@ -56,8 +56,8 @@ def adapter_from_spec(spec: str | None, *, model: str | None = None, url: str | 
         ``--timeout``: seconds one server reply may take in all (connecting, sending, the whole reply read).
     retries : int
         ``--retries``: further attempts after a retryable server failure.
-    batch_size : int
-        ``hf:`` and ``py:`` inputs per call.
+    batch_size : int, "auto" or None
+        ``hf:`` inputs generated together (None or ``"auto"``: sized for the device); ``py:`` inputs per call (None: 8).
     device : str
         ``hf:`` torch device.
     dtype : str or None
@@ -106,11 +106,11 @@ def adapter_from_spec(spec: str | None, *, model: str | None = None, url: str | 
     if kind == "hf":
         from .hf import HFAdapter
 
-        return HFAdapter(rest, decoding=decoding, batch_size=batch_size, device=device, dtype=dtype)
+        return HFAdapter(rest, decoding=decoding, batch_size="auto" if batch_size is None else batch_size, device=device, dtype=dtype)
     if kind == "py":
         from .function import CallableAdapter
 
-        return CallableAdapter(rest, receives=receives, batch_size=batch_size)
+        return CallableAdapter(rest, receives=receives, batch_size=8 if batch_size is None else batch_size)
     raise InputError.option("model", spec, FORMS)
 
 
