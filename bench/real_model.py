@@ -172,6 +172,12 @@ def cell_scores(scores: dict) -> str:
                      if value is None or isinstance(value, (int, float)))
 
 
+def short(reason: str | None, width: int = 110) -> str:
+    """``reason`` cut to ``width`` characters (the run folder's manifest holds it whole)."""
+    reason = reason or ""
+    return reason if len(reason) <= width else reason[:width - 1] + "…"
+
+
 def print_table(rows: list[dict]) -> None:
     """Task, shots, outcomes (ok/empty/truncated/unparsable/failed), seconds, seconds per asked request, scores."""
     print(f"{'task':16} {'shots':>5} {'ok/empty/trunc/unpars/failed':>28} {'seconds':>8} {'s/req':>6}  scores")
@@ -181,7 +187,7 @@ def print_table(rows: list[dict]) -> None:
         asked = row.get("requests", {}).get("asked") or 0
         per = f"{row['seconds'] / asked:6.1f}" if asked else f"{'-':>6}"
         print(f"{row['task']:16} {row['shots']:>5} {outcomes:>28} {row['seconds']:8.1f} {per}  "
-              + (cell_scores(row.get("scores", {})) if row.get("status") == "scored" else f"{row['status']}: {row['reason']}"))
+              + (cell_scores(row.get("scores", {})) if row.get("status") == "scored" else f"{row['status']}: {short(row['reason'])}"))
 
 
 def main() -> int:
