@@ -75,6 +75,7 @@ def write_run_page(folder: str | Path, tasks: Sequence[Task], results: Mapping[s
         The folder has no run manifest.
     """
     from .._version import __version__
+    from ..cache.results import remembered
     from ..location import DataLocation
     from ..registry import entry
     from ..scoring.significance import with_intervals
@@ -93,6 +94,9 @@ def write_run_page(folder: str | Path, tasks: Sequence[Task], results: Mapping[s
     hidden = {t.name: ranked_scores(t, results[t.name].result.scores) for t in scored
               if (by_name.get(t.name, {}).get("confidence") or results[t.name].confidence) not in RANKING}
     shown = {}
+    # the run's units are evaluated once on the page's resamples: for its intervals and for every paired test
+    results = {**results, **{t.name: dataclasses.replace(results[t.name], result=dataclasses.replace(
+        results[t.name].result, units=remembered(results[t.name].result.units))) for t in scored}}
     for task in scored:
         result = results[task.name].result
         units = entry(task.benchmark).unit is not None and result.units is not None

@@ -66,6 +66,62 @@ def systems(benchmark: str, split: str, location: DataLocation | None = None) ->
     return location.memo(benchmark, ("systems", split), read)
 
 
+def system_groups(benchmark: str, split: str, location: DataLocation) -> list[tuple[str, str]]:
+    """The (system, gold group) pairs of :func:`systems`, in its order, read from two columns only (a stored result
+    needs no records: :func:`system_result`)."""
+    import pyarrow.parquet as pq
+
+    def read() -> list[tuple[str, str]]:
+        names = pq.ParquetFile(location.parquet(benchmark, "systems", split)).schema_arrow.names
+        table = location.table(benchmark, "systems", split, columns=[c for c in ("system", "language") if c in names])
+        languages = table.column("language").to_pylist() if "language" in names else [None] * table.num_rows
+        return list(dict.fromkeys(zip(table.column("system").to_pylist(), (language or split for language in languages))))
+
+    return location.memo(benchmark, ("system groups", split), read)
+
+
+def system_result(benchmark: str, system: str, group: str, selectors: dict[str, Any], location: DataLocation,
+                  *, split: str, resamples: int, seed: int, level: float, levelled: bool = False) -> Any:
+    """One published system scored on the gold ``selectors`` select, its bootstrap with it, through the per-user cache.
+
+    Parameters
+    ----------
+    benchmark, system, group : str
+        The benchmark, the published system and its gold group (:func:`systems`: its records are read only
+        when the cache does not hold the result).
+    selectors : dict
+        The scorer options (split, language, set; ``data``/``data_version`` name ``location``).
+    location : DataLocation
+        Where the records and the gold are read from (their files' SHA-256 key the stored result).
+    split : str
+        The split of the ``systems`` config the records are of.
+    resamples, seed, level : int, int, float
+        The bootstrap of the intervals and of the paired tests (0 resamples: none).
+    levelled : bool
+        Score it with every confidence set equal (:func:`triplebench.reports.standing.levelled`).
+
+    Returns
+    -------
+    Result
+        As :func:`triplebench.score` with ``bootstrap=resamples`` gives it; its units answer the stored resamples
+        without scoring again (:func:`triplebench.cache.results.stored_result`).
+    """
+    import triplebench
+
+    from ..cache.results import data_digests, stored_result
+    from .standing import levelled as level_all
+
+    def compute() -> Any:
+        records = systems(benchmark, split, location)[system, group]
+        return triplebench.score(benchmark, level_all(records) if levelled else records, **selectors)
+
+    folder = location.parquet(benchmark, "systems", split).parents[2]
+    options = {k: v for k, v in selectors.items() if k not in ("data", "data_version")}
+    identity = {"system": system, "group": group, "split": split, "options": options,
+                "confidence": "levelled" if levelled else "own", "data": data_digests(folder)}
+    return stored_result(benchmark, identity, compute, resamples=resamples, seed=seed, level=level)
+
+
 def published(benchmark: str, *, split: str = "test", resamples: int, seed: int, level: float,
               added: dict[str, tuple[Any, dict[str, Any]]] | None = None) -> Published:
     """Score and compare every published system of ``benchmark`` (and the user's systems ``added``).
@@ -94,15 +150,17 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
     """
     import triplebench
 
+    from ..cache.results import remembered
     from ..errors import InputError
     from ..registry import entry
 
     out = Published(benchmark)
     takes = entry(benchmark).selectors
-    for (system, group), records in systems(benchmark, split).items():
+    location = DataLocation.default()
+    for system, group in system_groups(benchmark, split, location):
         selectors = {name: value for name, value in (("split", split), ("language", group)) if name in takes}
-        out.results[system] = triplebench.score(benchmark, records, bootstrap=resamples, seed=seed, level=level,
-                                                **selectors)
+        out.results[system] = system_result(benchmark, system, group, selectors, location, split=split, resamples=resamples,
+                                            seed=seed, level=level)
         out.groups.setdefault(group, []).append(system)
     for name, (predictions, options) in (added or {}).items():
         if name in out.results:
@@ -110,6 +168,7 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
         options = {"split": split, **options} if "split" in takes else dict(options)
         out.results[name] = triplebench.score(benchmark, predictions, bootstrap=resamples, seed=seed, level=level,
                                               **options)
+        out.results[name].units = remembered(out.results[name].units)  # evaluated once for all its pairs
         out.groups.setdefault(options.get("language") or options.get("split") or split, []).append(name)
     for names in out.groups.values():
         for a, b in combinations(names, 2):

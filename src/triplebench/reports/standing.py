@@ -13,9 +13,12 @@ data (:func:`standing`):
   (best-threshold F1, AUC);
 * a sample (``--limit``) or mixed confidences are not set beside the published full-set numbers.
 
-A benchmark whose published systems are not a ``systems`` config declares them in its report
-module as ``published_systems(options, scores, location) -> {name: Result}`` (GenRES: its
-archived model runs), and what a reader must know of them as ``PUBLISHED_NOTE``.
+A benchmark whose published systems are not a ``systems`` config, or are read differently beside a
+run, declares them in its report module as ``published_systems(options, scores, location, *,
+resamples, seed, level) -> {name: Result}`` (GenRES: its archived model runs; Text2KGBench: the
+baselines' committed replies read by the run's parser), and what a reader must know of them as
+``PUBLISHED_NOTE``. Every published system is scored once per data, options and bootstrap and kept in
+the per-user cache (:func:`triplebench.reports.significance.system_result`).
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ def published_note(benchmark: str) -> str | None:
 
 
 def published_systems(benchmark: str, options: Mapping[str, Any], scores: list[str], location: DataLocation, *,
-                      level: bool) -> dict[str, Result]:
+                      level: bool, resamples: int = 0, seed: int = 0, confidence_level: float = 0.95) -> dict[str, Result]:
     """The published systems of ``benchmark`` scored on the gold ``options`` select.
 
     Parameters
@@ -135,27 +138,29 @@ def published_systems(benchmark: str, options: Mapping[str, Any], scores: list[s
         Where the published systems are read from.
     level : bool
         Score them with every confidence set equal (:func:`levelled`).
+    resamples, seed, confidence_level : int, int, float
+        The bootstrap of the paired tests and the intervals: each system's scores on those resamples are stored
+        with it (:func:`triplebench.reports.significance.system_result`; 0: none).
 
     Returns
     -------
     dict
         system -> Result; empty when the benchmark publishes none for this gold.
     """
-    import triplebench
-
     module = importlib.import_module(f"triplebench.benchmarks.{benchmark}.report")
     hook = getattr(module, "published_systems", None)
     if hook is not None:
-        return hook(options, scores, location)
+        return hook(options, scores, location, resamples=resamples, seed=seed, level=confidence_level)
     split = options.get("split", "test")
     if not location.has(benchmark, "systems", split):
         return {}
-    from .significance import systems
+    from .significance import system_groups, system_result
 
     wanted = options.get("language") or split
     selectors = {k: v for k, v in options.items() if k != "fmt"}
-    return {name: triplebench.score(benchmark, levelled(rows) if level else rows, **selectors)
-            for (name, group), rows in systems(benchmark, split, location).items() if group == wanted}
+    return {name: system_result(benchmark, name, group, selectors, location, split=split, resamples=resamples, seed=seed,
+                                level=confidence_level, levelled=level)
+            for name, group in system_groups(benchmark, split, location) if group == wanted}
 
 
 def _quantity(constant: bool, ranked: set[str]) -> str:
@@ -192,6 +197,7 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     """
     import triplebench
 
+    from ..cache.results import remembered
     from ..errors import InputError
     from ..registry import entry as spec_of
     from ..signature import without
@@ -214,7 +220,8 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     shown = [s for s in spec.headline if s in outcome.result.scores and not (constant and s in ranked)]
     options = task.score_options()
     have = [s for s in shown if outcome.result.scores.get(s) is not None]
-    out.systems = published_systems(task.benchmark, options, have, location, level=constant and bool(ranked))
+    out.systems = published_systems(task.benchmark, options, have, location, level=constant and bool(ranked),
+                                    resamples=bootstrap if spec.unit is not None else 0, seed=seed, confidence_level=level)
     if not out.systems:
         out.notes.append(f"{spec.title} publishes no system outputs for {task.name}'s gold")
         return out
@@ -223,7 +230,8 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     if not constant and (c := _curve(outcome.result)) is not None:
         out.curves[RUN] = c
     scores = {**outcome.result.scores, **_extra_scores(task, outcome, out.systems)}
-    out.run = dataclasses.replace(outcome.result, signature=without(outcome.result.signature, RUN_FIELDS), scores=scores)
+    out.run = dataclasses.replace(outcome.result, signature=without(outcome.result.signature, RUN_FIELDS), scores=scores,
+                                  units=remembered(outcome.result.units))
     if (note := published_note(task.benchmark)) is not None:
         out.notes.append(note)
     out.quantity = _quantity(constant, ranked)
