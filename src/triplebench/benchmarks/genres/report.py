@@ -422,9 +422,13 @@ PUBLISHED_NOTE = ("The published systems are the paper's archived model runs of 
                   "signature, is that model.")
 
 
-def published_systems(options: dict[str, Any], scores: list[str], location: DataLocation) -> dict[str, Any]:
+def published_systems(options: dict[str, Any], scores: list[str], location: DataLocation, *, resamples: int = 0, seed: int = 0,
+                      level: float = 0.95) -> dict[str, Any]:
     """The archived model runs of a run task's set, as the run page sets them beside a model
     (:func:`triplebench.reports.standing.published_systems`).
+
+    Each run's scores are computed once per set, topic model, scores asked and data, and kept in the per-user
+    cache (:func:`triplebench.cache.results.stored_result`): a later page computes only the model's TS.
 
     Parameters
     ----------
@@ -435,6 +439,9 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
         verdicts; TS always (the run's own TS is computed from its predictions for the page).
     location : DataLocation
         Where the archived runs are read from.
+    resamples, seed, level : int, int, float
+        Unused: the archived runs carry no per-text statistics to resample (accepted as every
+        ``published_systems`` hook takes them).
 
     Returns
     -------
@@ -442,8 +449,12 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
         ``model`` (``model/seed`` when the seed is not 1) -> its result, one run per model (its lowest
         seed, the paper's) of the set's sample.
     """
+    from functools import cache
+
     import pyarrow.compute as pc
 
+    from ...cache import file_digest
+    from ...cache.results import data_digests, stored_result
     from . import score
     from .reproduce import archive_table
     from .topics import TopicModel, model_for
@@ -454,10 +465,18 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     for row in table.select(["model", "seed"]).to_pylist():
         runs[row["model"]] = min(runs.get(row["model"], row["seed"]), row["seed"])
     wanted = ",".join(["TS", *(s for s in ("FS", "GS") if s in scores)])
-    topics = TopicModel.load(model_for(options["dataset"], location))  # one model: the set's text topics computed once
-    return {(model if seed == 1 else f"{model}/{seed}"): score(None, archived_run=f"{options['dataset']}/{model}/{seed}",
-                                                                  scores=wanted, topic_model=topics, **location.as_options())
-            for model, seed in runs.items()}
+    model_file = model_for(options["dataset"], location)
+    topics = cache(lambda: TopicModel.load(model_file))  # loaded once, and only when a run is not stored
+    folder = location.parquet(NAME, "predictions", "test").parents[2]
+    known = {"set": options["dataset"], "scores": wanted, "topic_model": file_digest(model_file), "data": data_digests(folder)}
+
+    def archived(model: str, run_seed: int) -> Any:
+        run = f"{options['dataset']}/{model}/{run_seed}"
+        return stored_result(NAME, {**known, "archived_run": run},
+                             lambda: score(None, archived_run=run, scores=wanted, topic_model=topics(), **location.as_options()),
+                             resamples=0, seed=0, level=level)
+
+    return {(model if run_seed == 1 else f"{model}/{run_seed}"): archived(model, run_seed) for model, run_seed in runs.items()}
 
 
 if __name__ == "__main__":
