@@ -28,6 +28,7 @@ from .gold import NAME, SPLITS
 from .scorer import SHORT
 
 if TYPE_CHECKING:
+    from ...location import DataLocation
     from ...reports.parts import IndexPart
     from ...reports.significance import Published
     from .scorer import Text2KGResult
@@ -245,6 +246,59 @@ def index_part(folders: Mapping[str, Path], settings: dict[str, Any], significan
     pub, error = published_or_reason(NAME, settings, significance)
     return IndexPart(NAME, entry(NAME).title, section_html(report, svg, pub, error), {"text2kg_hallucination": svg},
                      metrics_rows(report), POSITION)
+
+
+#: what the run page says of the baselines beside a run (:func:`triplebench.reports.standing.published_note`)
+PUBLISHED_NOTE = ("The baselines (Vicuna-13B, Alpaca-LoRA-13B) are their committed replies read by the same rule as the run's "
+                  "replies (the run's parser: calls in a block the model invented after its answer and copies of the "
+                  "prompt's calls are not read) and scored by the same scorer, so both sides are the same quantity. "
+                  "Upstream's own reading keeps those calls: its numbers are in the Text2KGBench report, not here.")
+
+
+def published_systems(options: Mapping[str, Any], scores: list[str], location: DataLocation, *, resamples: int = 0,
+                      seed: int = 0, level: float = 0.95) -> dict[str, Any]:
+    """The published baselines beside a run task: their committed replies read by the run's parser, scored by the same
+    scorer (:func:`triplebench.reports.standing.published_systems`; upstream's reading is :func:`build_report`'s).
+
+    Parameters
+    ----------
+    options : mapping
+        The run task's scorer options (``split``).
+    scores : list of str
+        The scores the run has (all of them are computed).
+    location : DataLocation
+        Where the committed replies, the prompts and the gold are read from.
+    resamples, seed, level : int, int, float
+        The bootstrap of the paired tests: each baseline's scores on those resamples are stored with it in the
+        per-user cache (:func:`triplebench.cache.results.stored_result`), keyed by the data read.
+
+    Returns
+    -------
+    dict
+        Baseline -> its result on the split's gold; empty when the split has no committed replies.
+    """
+    from ...cache.results import data_digests, stored_result
+    from ...harness import Item
+    from ...reports.significance import system_groups, systems
+    from . import score
+    from .task import Text2KGTask
+
+    split = options.get("split", "test")
+    if not location.has(NAME, "systems", split):
+        return {}
+
+    def compute(system: str) -> Any:
+        task = Text2KGTask(split, location)
+        prompts = dict(task.rows)
+        records = [{**row, "triples": None if row["response"] is None else
+                    [list(e.arguments) for e in task.parse(row["response"], "stop", Item(row["id"], prompts[row["id"]])).extractions]}
+                   for row in systems(NAME, split, location)[system, split]]
+        return score(records, split=split, **location.as_options())
+
+    folder = location.parquet(NAME, "systems", split).parents[2]
+    return {system: stored_result(NAME, {"system": system, "split": split, "reading": "run", "data": data_digests(folder)},
+                                  lambda system=system: compute(system), resamples=resamples, seed=seed, level=level)
+            for system, _ in system_groups(NAME, split, location)}
 
 
 def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], settings: dict[str, Any]) -> str:
