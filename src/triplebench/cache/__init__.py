@@ -10,7 +10,10 @@ Every cache of triplebench that is derived from gold data goes through here:
   array, plus an optional domain check (sortedness, ranges) of the caller's;
 * :class:`~.shards.ShardStore` keeps per-string values (GenRES's element vectors and
   token counts) in append-only shards, each proving its producer and its bytes, so an
-  addition costs its own size.
+  addition costs its own size;
+* :func:`~.results.stored_result` keeps a published system's scored result and its scores on
+  a page's bootstrap resamples (through :func:`verified_arrays`), so the pages that set a model
+  beside the published systems score and resample them once.
 
 The judge replies of GenRES are the one cache elsewhere: an SQLite database
 (:mod:`triplebench.benchmarks.genres.judges` says why), keyed by the prompt and the judge.
