@@ -169,7 +169,7 @@ def run(model: Any, benchmarks: Any = "all", **options: Any) -> dict[str, Any]:
     >>> out["carb/test"].result.signature  # doctest: +ELLIPSIS
     'carb|split:test|...'
     >>> out["carb/test"].signature  # doctest: +ELLIPSIS
-    'carb|split:test|...|model:py:...extract|prompt:openie-nary@2#...|data:...'
+    'carb|split:test|...|model:py:...extract|prompt:openie-nary@3#...|data:...'
     """
     from .harness import run as run_model
     from .harness.tasks import find_tasks

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from triplebench.errors import InputError
@@ -115,7 +117,8 @@ def test_stop_sequences_are_part_of_the_digest_only_when_there_are_some():
 
 
 def test_input_labels_come_from_the_template_and_the_stop_sequences():
-    assert Prompt("p", "1", "Extract.\nSentence: {text}\nTuples:").input_labels == ("Sentence:",)
+    assert Prompt("p", "1", "Extract.\nSentence: {text}\nTuples:").input_labels == ("Sentence:", "Extract.")
+    assert Prompt("p", "1", "Sentence: {text}\nTuples:").input_labels == ("Sentence:",)
     assert Prompt("p", "1", "{text}", stop=("\nTest Sentence:", "\n\n\n")).input_labels == ("Test Sentence:",)
     assert make().input_labels == ()  # "[{lang}] Sentence:" holds a placeholder: not a label
 
@@ -146,7 +149,51 @@ def test_the_shipped_prompts_declare_stop_sequences():
     from triplebench.benchmarks.carb.task import openie_prompt
 
     prompt = openie_prompt([("Obama was born in Hawaii .", [["Obama", "was born in", "Hawaii"]])])
-    assert prompt.stop == ("\nSentence:",) and prompt.input_labels == ("Sentence:",) and prompt.version == "2"
+    first = prompt.user.splitlines()[0]
+    assert first.startswith("Extract every fact") and prompt.version == "3"
+    assert prompt.stop == ("\nSentence:", "\n" + first) and prompt.input_labels == ("Sentence:", first)
+
+
+# -- every prompt stops where the completion layout opens a new block (W4: Gemma 3 270M re-wrote the instruction) --
+
+@pytest.mark.parametrize("user, opening", [
+    ("Extract (a; b; c) tuples.\nSentence: {text}\nTuples:", "Extract (a; b; c) tuples."),
+    ("Sentence: {text}\nTuples:", "Sentence:"),
+    ("\n  Q {{x}}: {text}", "  Q {x}:"),
+    ("[{lang}] Sentence: {text}", None),
+    ("1. {text}", None),
+    ("{text}", None),
+])
+def test_every_block_of_the_completion_layout_opens_with_a_stop_sequence(user, opening):
+    demos = (Demonstration({"text": "A b c .", "lang": "en"}, "(A; b; c)"),) * 2
+    prompt = Prompt("p", "1", user, system="You extract.", demonstrations=demos, stop=("\nEnd:",))
+    if opening is None:  # a block that opens with the item's own text has no fixed opening
+        assert prompt.stop == ("\nEnd:",)
+        return
+    assert prompt.stop == ("\nEnd:", "\n" + opening)
+    sent = prompt.completion("D e f .", lang="en")
+    assert sent.count("\n" + opening) == 3  # two demonstrations and the item, each after a newline
+    assert replace(prompt, system="Other.").stop == prompt.stop  # a copy adds it once
+    assert Prompt("p", "1", user, stop=("\n" + opening,)).stop == ("\n" + opening,)
+
+
+def test_the_opening_stop_is_part_of_the_digest():
+    with_opening, without = Prompt("p", "1", "Extract.\nSentence: {text}"), Prompt("p", "1", "Sentence: {text}")
+    assert with_opening.digest != replace(with_opening, user="Extract!\nSentence: {text}").digest
+    assert without.stop == ("\nSentence:",) and without.digest != Prompt("p", "1", "[{lang}] Sentence: {text}").digest
+
+
+def test_a_reply_is_read_up_to_the_instruction_the_model_rewrites():
+    from triplebench.benchmarks.carb.task import openie_prompt
+    from triplebench.harness.parse import parse_reply, prompt_shown
+
+    prompt = openie_prompt([("Obama was born in Hawaii .", [["Obama", "was born in", "Hawaii"]])])
+    sentence = "32.7 % of all households were made up of individuals ."
+    instruction = prompt.user.split("\n\nSentence:")[0]
+    reply = f"(32.7 % of all households; were made up of; individuals)\n\n{instruction}\n\nSentence: Paris is big .\nTuples:\n(Paris; is; big)"
+    got = parse_reply(reply, arity="nary", finish_reason="stop", shown=prompt_shown(prompt, sentence))
+    assert [e.arguments for e in got.extractions] == [("32.7 % of all households", "were made up of", "individuals")]
+    assert got.outcome == "ok" and "Extract every fact" in got.reason
 
 
 def test_the_prompts_stop_sequences_are_part_of_the_request_key():

@@ -25,7 +25,9 @@ How `triplebench run` reads a model's reply (one reply per input item)
    swallows the rest of the reply).
 2. Follow-up blocks: the reply is read only up to the first line (after some other text) that
    starts a new input block the way the prompt does: the label before the prompt's {text}
-   ("Sentence:", "prompt:") or one of the prompt's stop sequences ("Test Sentence:"). What
+   ("Sentence:", "prompt:") or one of the prompt's stop sequences ("Test Sentence:"; every
+   prompt's include its template's first line up to the first placeholder, which opens each
+   block of the completion layout: "Extract every fact the sentence states, ..."). What
    follows is a block the model invented; it is ignored and said so in the reason.
 3. Fences: when the reply has ``` fenced blocks (```json, ```text, ...), only their contents
    are read; when they hold nothing readable, the whole reply is read instead.
@@ -843,7 +845,7 @@ def prompt_shown(prompt: Prompt, own_text: str = "") -> Shown:
     ...            demonstrations=(Demonstration({"text": "A b c ."}, "(A; b; c)"),))
     >>> shown = prompt_shown(p, "Obama was born in Hawaii .")
     >>> sorted(shown.tuples), shown.labels
-    ([('a', 'b', 'c'), ('subject', 'relation', 'object')], ('Sentence:',))
+    ([('a', 'b', 'c'), ('subject', 'relation', 'object')], ('Sentence:', 'Write (subject; relation; object) tuples.'))
     """
     made = _SHOWN.get(prompt.digest)
     if made is None:

@@ -11,6 +11,13 @@ template, demonstrations, the completion layout, stop sequences when there are a
 name, version or source: two prompts with the same digest send the same requests. Signatures carry the first 12 hex digits
 (:attr:`Prompt.short_digest`).
 
+Every prompt stops where a new block of its own begins: beside the stop sequences a prompt
+declares, :attr:`Prompt.stop` holds the template's opening (:func:`block_opening`: its first line up
+to the first placeholder) after a newline. In the completion layout each demonstration and the
+item open with that line (the whole instruction is repeated before each), so a base model that
+goes on to invent the next block writes it first: ``\nSentence:`` for a template opening with
+``Sentence: {text}``, the instruction's first line for one that opens with the instruction.
+
 Templates use Python's format-string syntax restricted to plain names: ``{text}`` (required)
 and any other ``{field}`` an item provides; ``{{`` and ``}}`` write a literal brace (so a
 JSON example in a prompt is written ``{{"subject": ...}}``). Attribute access, indexing,
@@ -29,7 +36,7 @@ Prompt files are TOML (:func:`load_prompt`)::
     system = "You extract facts."   # optional
     user = '''Sentence: {text}
     Extractions:'''                 # required; must contain {text}
-    stop = ["\nSentence:"]          # optional; stop sequences every request sends
+    stop = ["\nSentence:"]          # optional; stop sequences every request sends (beside the template's opening)
 
     [[demonstrations]]              # optional, repeated; each has `output` and the template's fields
     text = "Obama was born in Hawaii."
@@ -102,6 +109,37 @@ def template_fields(template: str, where: str = "user") -> tuple[str, ...]:
     return tuple(names)
 
 
+def block_opening(template: str) -> str:
+    """Return what every block rendered from ``template`` begins with: its first non-blank line up to the first placeholder.
+
+    Parameters
+    ----------
+    template : str
+        A user template (:func:`template_fields`' syntax).
+
+    Returns
+    -------
+    str
+        The literal text (``{{`` written ``{``), trailing spaces removed; empty when the first line
+        opens with a placeholder or what comes before it holds no letter (a stop at ``[`` or ``1.``
+        would end answers, not blocks).
+
+    Examples
+    --------
+    >>> block_opening("Extract (a; b; c) {{tuples}}.\\nSentence: {text}")
+    'Extract (a; b; c) {tuples}.'
+    >>> block_opening("Sentence: {text}\\nTuples:"), block_opening("{text}"), block_opening("[{lang}] {text}")
+    ('Sentence:', '', '')
+    """
+    literal = []
+    for text, name, _, _ in string.Formatter().parse(template):
+        literal.append(text)
+        if name is not None:
+            break
+    lines = [line for line in "".join(literal).split("\n") if line.strip()]
+    return lines[0].rstrip() if lines and any(c.isalpha() for c in lines[0]) else ""
+
+
 @dataclass(frozen=True)
 class Demonstration:
     """One few-shot example: the fields its input fills the template with, and the answer shown.
@@ -140,7 +178,8 @@ class Prompt:
     source : str
         Where the wording comes from (a paper, a file); not part of the digest.
     stop : tuple of str
-        Stop sequences sent with every request (the adapters add the user's own).
+        Stop sequences sent with every request (the adapters add the user's own); the template's
+        opening after a newline (:func:`block_opening`) is added to them when it has one.
 
     Raises
     ------
@@ -184,7 +223,8 @@ class Prompt:
         object.__setattr__(self, "demonstrations", tuple(self.demonstrations))
         if isinstance(self.stop, str) or not all(isinstance(s, str) and s for s in self.stop):
             raise InputError.option("stop", self.stop, "a list of non-empty strings")
-        object.__setattr__(self, "stop", tuple(self.stop))
+        opening = block_opening(self.user)
+        object.__setattr__(self, "stop", tuple(dict.fromkeys((*self.stop, *(("\n" + opening,) if opening else ())))))
         for number, demo in enumerate(self.demonstrations, 1):
             missing = [n for n in names if n not in demo.fields]
             if missing:
@@ -204,7 +244,7 @@ class Prompt:
 
     @property
     def input_labels(self) -> tuple[str, ...]:
-        """The line starts that open a new input block: the label before ``{text}`` in the template, and the stop sequences.
+        """The line starts that open a new input block: the label before ``{text}``, and the stop sequences (the opening's too).
 
         A reply is read up to the first line that starts with one
         (:data:`~triplebench.harness.parse.PARSE_RULES`, rule 2).
@@ -217,7 +257,7 @@ class Prompt:
         Examples
         --------
         >>> Prompt("p", "1", "Extract.\\nSentence: {text}\\nTuples:", stop=("\\nSentence:", "\\nText:")).input_labels
-        ('Sentence:', 'Text:')
+        ('Sentence:', 'Text:', 'Extract.')
         """
         line = next(x for x in self.user.splitlines() if "{text}" in x)
         before = line[: line.index("{text}")].strip()
