@@ -193,6 +193,29 @@ def _short(exc: BaseException | str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def error_message(raw: bytes, limit: int = 200) -> str:
+    r"""What a failed reply's body says: the message of an OpenAI-style ``{"error": {"message": ...}}`` (or of
+    ``error``, ``message`` or ``detail`` as a string), else its text, :func:`printable` and at most ``limit`` characters.
+
+    Examples
+    --------
+    >>> error_message(b'{"error": {"message": "logprobs is not supported", "type": "internal_server_error"}}')
+    'logprobs is not supported'
+    >>> error_message(b"Internal Server Error\r\n"), error_message(b"")
+    ('Internal Server Error', '')
+    """
+    text = raw.decode("utf-8", "replace")
+    try:
+        found = json.loads(text)
+    except ValueError:
+        found = None
+    if isinstance(found, dict):
+        inner = found.get("error")
+        said = [inner.get("message") if isinstance(inner, dict) else inner, found.get("message"), found.get("detail")]
+        text = next((x for x in said if isinstance(x, str) and x.strip()), text)
+    return _short(text, limit) if text.strip() else ""
+
+
 class _BearerAuth:
     """``Authorization: Bearer KEY`` when there is a key; passing it also keeps requests from using ~/.netrc."""
 
@@ -542,7 +565,8 @@ class JsonClient:
             if status == 429:
                 asked = retry_after_seconds(response.headers.get("Retry-After"))
                 wait = None if asked is None else min(asked, self.max_retry_after)
-            raise _Retry(f"HTTP {status}", wait)
+            said = error_message(self._head(response))  # the server's why ("logprobs is not supported ...") is kept
+            raise _Retry(f"HTTP {status}: {said}" if said else f"HTTP {status}", wait)
         raw = self._body(url, response, deadline)
         if status >= 400:
             detail = printable(raw[:200].decode("utf-8", "replace"))
@@ -556,6 +580,21 @@ class JsonClient:
             return json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise EndpointError(f"{url}: malformed reply (not JSON): {raw[:120]!r}") from None
+
+    @staticmethod
+    def _head(response: Any, size: int = 4096) -> bytes:
+        """The first ``size`` bytes of a failed reply's body, as far as they come (nothing when the connection fails)."""
+        import requests
+
+        data = bytearray()
+        try:
+            for chunk in response.iter_content(size):
+                data += chunk
+                if len(data) >= size:
+                    break
+        except requests.exceptions.RequestException:
+            pass
+        return bytes(data[:size])
 
     def _body(self, url: str, response: Any, deadline: _Deadline) -> bytes:
         """The body, refused unread past :attr:`max_body` bytes (as its ``Content-Length`` announces, or as it comes);

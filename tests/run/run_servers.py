@@ -22,6 +22,7 @@ Options: ``delay`` seconds before each reply; ``logprobs``: token log-probabilit
   ``drop``    the connection closed without a reply ``404``        HTTP 404 (fatal)
   ``nullcontent``  message.content null             ``400``        HTTP 400, llama.cpp's context-length message
   ``nologprobs``   ``logprobs: null`` even when asked (llama.cpp's server without --logits_all)
+  ``nologits``     HTTP 500 with the message llama_cpp.server gives ``logprobs`` when started with ``--logits_all false``
 
 ``hold_after``: once that many replies were sent, further requests wait until :meth:`release`
 and are then dropped unanswered (a server that stops answering mid-run). Every answered prompt
@@ -134,6 +135,10 @@ class ModelServer:
         if fault in ("429", "500", "404"):
             headers = {"Retry-After": "0"} if fault == "429" else {}
             self._send(handler, int(fault), json.dumps({"error": {"message": f"fault {fault}"}}).encode(), headers)
+            return
+        if fault == "nologits":
+            message = "logprobs is not supported for models created with logits_all=False"
+            self._send(handler, 500, json.dumps({"error": {"message": message, "type": "internal_server_error"}}).encode())
             return
         if fault == "400":
             message = "the request exceeds the available context size, try increasing it"

@@ -121,6 +121,22 @@ def test_a_request_that_fails_for_good_is_a_counted_kept_item_and_the_run_goes_o
     assert "rerun" not in " ".join(r["reason"] for r in rows.values() if r["outcome"] == "failed")
 
 
+def test_a_5xx_keeps_the_servers_message_through_every_retry(tmp_path):
+    """W4 (llama_cpp.server --logits_all false, --logprobs): the 500's body says why; the failure reason keeps it, escaped."""
+    from triplebench.http import error_message
+
+    ts = texts(5)
+    with ModelServer(faults={ts[1]: ["nologits"] * 9}) as server:
+        got = run(ServerAdapter(server.model, server.url, retries=2, backoff=0.01), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite",
+                  quiet=True, out=tmp_path / "run", max_failed=0.5)["toy/a"]
+    assert got.status == "scored" and got.replies["failed"] == 1
+    rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "replies.jsonl").read_text().split("\n")[:-1])}
+    assert rows["1"]["reason"].endswith("gave up after 3 attempts (HTTP 500: logprobs is not supported for models created with "
+                                        "logits_all=False)")
+    assert error_message(b'{"error": {"message": "no\\u001b[2J\\nway"}}') == "no\\x1b[2J way"
+    assert error_message(b'{"detail": "Server is pinned"}') == "Server is pinned" and error_message(b"  \n") == ""
+
+
 def test_past_max_failed_the_task_is_refused_with_the_counts_and_the_others_are_scored(tmp_path):
     ts = texts(10)
     with ModelServer(faults={t: ["400"] for t in ts[:2]}) as server:
@@ -145,7 +161,8 @@ def test_a_server_that_answers_no_request_stops_the_run_after_a_few(tmp_path):
     ts = texts(60)
     with ModelServer(faults={t: ["500"] * 9 for t in ts}) as server:
         with pytest.raises(RunError, match=rf"the first {NONE_ANSWERED} requests all failed for good and none was answered, so no more "
-                           r"are asked \(first: .*gave up after 2 attempts \(HTTP 500\)\).*once this is fixed, a rerun asks only the rest"):
+                           r"are asked \(first: .*gave up after 2 attempts \(HTTP 500: fault 500\)\).*once this is fixed, "
+                           r"a rerun asks only the rest"):
             run(ServerAdapter(server.model, server.url, retries=1, backoff=0.01), [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite",
                 concurrency=1, quiet=True, max_failed=1.0)
         assert len(server.received) == 2 * NONE_ANSWERED
