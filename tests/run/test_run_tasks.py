@@ -13,6 +13,7 @@ from run_toy import PROMPT, ToyTask, find_tasks, texts
 
 from triplebench.errors import InputError, TripleBenchError
 from triplebench.harness import Decoding, Prompt, ServerAdapter, command, run
+from triplebench.harness.outputs import TaskResult
 from triplebench.harness.prompts import Demonstration
 from triplebench.harness.runner import with_prompt
 from triplebench.scoring.result import Interval
@@ -59,8 +60,12 @@ def test_the_command_ends_with_a_table_and_exit_2_when_a_task_is_refused(tmp_pat
     assert status == 2 and pages == [["toy/a"]]  # the page of what was scored, written all the same
     assert "toy/b: refused: not one of the 1 replies holds an extraction (1 unparsable)" in out
     table = out[out.index("1 of 2 tasks scored, 1 refused:"):].split("\n")
-    assert table[1].split()[:3] == ["toy/a", "scored", "precision"] and table[2].split()[:2] == ["toy/b", "refused"]
-    assert "(3 items: 3 parsed, 0 failed)" in table[1] and "(1 item: 0 parsed, 0 failed)" in table[2]
+    assert table[1].split()[:3] == ["toy/a", "scored", "f1"] and table[2].split()[:2] == ["toy/b", "refused"]
+    assert "(3 items: 3 with extractions; 3 extractions kept)" in table[1] and "(1 item: 1 unparsable; 0 extractions kept):" in table[2]
+    # the reason whole, wrapped under the row (W4: it was cut mid-parenthesis)
+    reason = " ".join(line.strip() for line in table[3:table.index("", 3)])
+    assert reason == " ".join(json.loads((tmp_path / "run" / "manifest.json").read_text())["tasks"][1]["reason"].split())
+    assert all(line.startswith("    ") and len(line) <= 114 for line in table[3:table.index("", 3)])
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert [t["status"] for t in manifest["tasks"]] == ["scored", "refused"]
 
@@ -143,3 +148,32 @@ def test_log_probabilities_asked_for_and_not_returned_are_named(tmp_path):
     assert got.confidence == "mixed" and any(w.startswith(line) and "--logits_all" in w for w in got.warnings)
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert any(w.startswith(line) for w in manifest["warnings"]) and any(w.startswith(line) for w in manifest["tasks"][0]["warnings"])
+
+
+# -- the closing table says what was read and the benchmark's headline score (W4 R3/R4) -------------------------------
+
+@pytest.mark.parametrize("name, scores, shown", [
+    ("benchie", {"precision": 0.0, "recall": 0.25, "f1": 0.125}, "f1 0.1250"),  # the main score, not the first
+    ("oie2016", {"auc": None, "precision": 0.5, "recall": 0.25, "f1": 0.3}, "f1 0.3000"),  # no AUC of constant confidences
+    ("robust", {"robust_auc": 0.1, "robust_precision": 0.2, "robust_f1": 0.4, "carb_f1": 0.5}, "robust_f1 0.4000"),
+    ("genres", {"TS": 0.282, "US": 0.5, "CS": 0.6}, "TS 0.2820"),  # FS (the main score) needs a judge
+    ("toy", {"precision": 1.0, "loss": 0.5}, "precision 1.0000"),  # not in the registry, no F1: its first score
+])
+def test_the_closing_row_shows_the_benchmarks_headline_score(name, scores, shown):
+    from types import SimpleNamespace
+
+    replies = {"items": 3, "ok": 0, "empty": 0, "truncated": 3, "unparsable": 0, "failed": 0}
+    outcome = TaskResult("x/y", name, "sig", SimpleNamespace(scores=scores), replies, {"kept": 4})
+    assert command._summary(outcome).split() == ["x/y", "scored", *shown.split(), "(3", "items:", "3", "truncated;", "4", "extractions",
+                                                 "kept)"]
+
+
+def test_a_refused_row_counts_every_outcome_and_keeps_the_reason_whole():
+    reason = "option 'limit': the 3 sentences asked hold no whole ROBUST clique (a clique is scored by its worst sentence; the " \
+             "first has 4): ask at least 4; " + "more words " * 20
+    replies = {"items": 5, "ok": 1, "empty": 1, "truncated": 1, "unparsable": 1, "failed": 1}
+    row = command._summary(TaskResult("robust/test", "robust", None, None, replies, {"kept": 1}, status="refused", reason=reason))
+    head, *lines = row.split("\n")
+    assert head.split() == ["robust/test", "refused", "(5", "items:", "1", "with", "extractions,", "1", "truncated,", "1", "empty,", "1",
+                            "unparsable,", "1", "failed;", "1", "extraction", "kept):"]
+    assert " ".join(line.strip() for line in lines) == " ".join(reason.split()) and len(lines) > 1

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 
 from ..errors import InputError
@@ -122,18 +123,56 @@ def _decoding(args: argparse.Namespace) -> Decoding:
                     seed=args.seed, logprobs=args.logprobs, extra=extra)
 
 
-def _summary(outcome: TaskResult) -> str:
-    """One row of the closing table: the task, scored or refused, and its headline or reason."""
+#: how the closing table names each reply outcome (PARSE_RULES, rule 8), in the order it lists them
+READ = (("ok", "with extractions"), ("truncated", "truncated"), ("empty", "empty"), ("unparsable", "unparsable"), ("failed", "failed"))
+#: width of a refusal's reason in the closing table (wrapped, never cut)
+REASON_WIDTH = 110
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _read(outcome: TaskResult) -> str:
+    """What the replies gave: the items, the count of each outcome that occurred, the extractions kept."""
     replies = outcome.replies
-    items = replies.get("items", 0)
-    counts = (f"{items:,} item{'' if items == 1 else 's'}: {replies.get('ok', 0) + replies.get('empty', 0):,} parsed, "
-              f"{replies.get('failed', 0):,} failed")
+    seen = [f"{replies[key]:,} {label}" for key, label in READ if replies.get(key)]
+    return (f"{_plural(replies.get('items', 0), 'item')}: {', '.join(seen) or 'none'}; "
+            f"{_plural(outcome.extractions.get('kept', 0), 'extraction')} kept")
+
+
+def _headline(outcome: TaskResult) -> tuple[str, float] | None:
+    """The score a scored task's summary shows: its benchmark's main score (the registry's), else F1, else the first
+    of the registry's headline, else the first score the result has; only one with a value counts (an AUC of constant
+    confidences is None).
+
+    Parameters
+    ----------
+    outcome : TaskResult
+        A scored task.
+
+    Returns
+    -------
+    tuple of (str, float) or None
+        The score's name and value; None when no score has a value.
+    """
+    from ..registry import BENCHMARKS, entry
+
+    scores = outcome.result.scores
+    spec = entry(outcome.benchmark) if outcome.benchmark in BENCHMARKS else None
+    order = [spec.main_score, "f1", *spec.headline] if spec else ["f1"]
+    return next(((k, scores[k]) for k in (*order, *scores) if isinstance(scores.get(k), float)), None)
+
+
+def _summary(outcome: TaskResult) -> str:
+    """One row of the closing table: the task, scored (its headline score) or refused (its whole reason, wrapped), what was read."""
     if outcome.scored:
-        head = next(((k, v) for k, v in outcome.result.scores.items() if isinstance(v, float)), None)
+        head = _headline(outcome)
         shown = f"{head[0]} {head[1]:.4f}" if head else "scored"
-        return f"  {outcome.task:<24} scored   {shown} ({counts})"
-    why = (outcome.reason or "").split("; ")[0]
-    return f"  {outcome.task:<24} refused  {why if len(why) <= 120 else why[:119] + '…'} ({counts})"
+        return f"  {outcome.task:<24} scored   {shown} ({_read(outcome)})"
+    why = textwrap.fill(" ".join((outcome.reason or "").split()), REASON_WIDTH, initial_indent=" " * 4, subsequent_indent=" " * 4,
+                        break_long_words=False, break_on_hyphens=False)
+    return f"  {outcome.task:<24} refused  ({_read(outcome)}):\n{why}"
 
 
 def _report(results: dict[str, TaskResult]) -> None:
