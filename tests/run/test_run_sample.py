@@ -35,10 +35,12 @@ def _tuple_line(arguments: list[str]) -> str:
 def _run(name: str, reply_of: dict[str, str], limit: int = N):
     """``run`` of task ``name`` with ``--limit``: a server answering each item's text from ``reply_of`` ("None" else)."""
     task = find_tasks([name])[0]
-    by_message = {task.prompt.render_user(item.text, **item.fields): item.text for item in task.inputs()[:limit]}
+    asked, _ = task.sample(task.inputs(), limit)  # the first items, or whole units (ROBUST's cliques)
+    by_message = {task.prompt.render_user(item.text, **item.fields): item.text for item in asked}
     with ModelServer(lambda message: reply_of.get(by_message.get(message), "None")) as server:
         out = triplebench.run(ServerAdapter("gold", server.url), name, cache=False, quiet=True, limit=limit)
-    return task, task.inputs()[:limit], out[name]
+        assert len(server.received) == len(asked)
+    return task, asked, out[name]
 
 
 def _openie_replies(benchmark: str) -> dict[str, str]:
@@ -117,20 +119,41 @@ def _unified(cliques: list[dict]) -> list[dict]:
              "paraphrases": [{"sent": p["sentence"], "args": args(p)} for p in c["paraphrases"]]} for c in cliques]
 
 
-def test_robust_sample_scores_the_whole_cliques_asked_and_counts_a_partly_asked_one(built):
+def test_robust_sample_is_rounded_up_to_whole_cliques_before_asking(built):
+    """W4 R1: ``robust/test --limit 3`` asked 3 sentences, then was refused (no whole clique): a limit that starts a
+    clique now asks the rest of it, says so, and scores the whole cliques asked."""
     replies, cliques = _clique_replies()
     sizes = [1 + len(c["paraphrases"]) for c in cliques]
     whole = next(k for k in range(1, len(sizes)) if sum(sizes[:k]) > N) - 1  # cliques wholly inside the first N sentences
-    limit = sum(sizes[:whole]) + 1  # and one sentence of the next clique
+    limit = sum(sizes[:whole]) + 1  # and one sentence of the next clique: the sample takes all of it
     task, items, got = _run("robust/test", replies, limit=limit)
-    gold = _unified(cliques[:whole])
+    assert len(items) == sum(sizes[:whole + 1]) > limit
+    gold = _unified(cliques[:whole + 1])
     expected = triplebench.score("robust", gold, gold=gold)  # the gold of those cliques scored against itself
     assert got.result.scores == expected.scores and got.result.scores["robust_f1"] == 1.0
-    assert got.result.coverage["cliques"].total == whole and got.result.counts["partly_asked_cliques"] == 1
-    assert any("1 clique partly asked left out" in w for w in got.result.warnings)
+    assert got.result.coverage["cliques"].total == whole + 1 and got.result.counts["partly_asked_cliques"] == 0
+    assert got.sample == {"limit": limit, "asked": len(items), "of": sum(sizes), "rounded": got.sample["rounded"]}
+    assert f"the sample is {whole + 1} whole cliques" in got.sample["rounded"]
+    assert any(f"--limit {limit} asked {len(items)} items, not {limit}: ROBUST scores whole cliques" in w for w in got.warnings)
     assert f"|limit:{limit}|" in got.signature and "|subset:yes|" in got.signature and "gold:" not in got.signature
     assert got.result.counts["split_cliques"] == len(cliques)
     # before: every one of the 1,272 cliques was counted placed after 40 sentences
+    three, _ = task.sample(task.inputs(), 3)
+    assert len(three) == sizes[0] > 3  # the first clique has 4 sentences: --limit 3 asks them all
+
+
+def test_robust_items_that_cut_a_clique_score_the_whole_ones_and_count_the_cut_one(built):
+    """``score(records, asked)`` given items that cut a clique (not a --limit sample) leaves it out and counts it."""
+    replies, cliques = _clique_replies()
+    sizes = [1 + len(c["paraphrases"]) for c in cliques]
+    task = find_tasks(["robust/test"])[0]
+    items = task.inputs()[:sizes[0] + sizes[1] + 1]
+    records = [{**r, "clique_id": task.clique_of[int(item.id)]} for item in items for r in _records([item], replies)]
+    got = task.score(records, asked=items)
+    gold = _unified(cliques[:2])
+    assert got.scores == triplebench.score("robust", gold, gold=gold).scores
+    assert got.coverage["cliques"].total == 2 and got.counts["partly_asked_cliques"] == 1
+    assert any("1 clique partly asked left out" in w for w in got.warnings)
 
 
 @pytest.mark.parametrize("split", ["test", "unseen"])

@@ -142,12 +142,12 @@ def check_needs(tasks: Sequence[Task]) -> None:
                          + "; ".join(unmet), field="tasks")
 
 
-def _items(task: Task, limit: int | None) -> tuple[list[Item], int]:
-    """The task's items to ask (the first ``limit``), and how many it has."""
+def _items(task: Task, limit: int | None) -> tuple[list[Item], int, str | None]:
+    """The task's items to ask (its :meth:`~Task.sample` of ``limit``), how many it has, and why the sample holds more than ``limit``."""
     items = list(task.inputs())
-    every = len(items)
+    every, rounded = len(items), None
     if limit is not None:
-        items = items[:limit]
+        items, rounded = task.sample(items, limit)
     seen: set[str] = set()
     for number, item in enumerate(items, 1):
         if not isinstance(item, Item) or not isinstance(item.id, str) or not isinstance(item.text, str):
@@ -155,16 +155,17 @@ def _items(task: Task, limit: int | None) -> tuple[list[Item], int]:
         if item.id in seen:
             raise InputError(f"<task {task.name}>", number, f"item id {item.id!r} appears twice", field="id")
         seen.add(item.id)
-    return items, every
+    return items, every, rounded
 
 
 def _plan(adapter: Adapter, tasks: Sequence[Task], limit: int | None
-          ) -> tuple[dict[str, list[Item]], dict[str, int], dict[str, list[str]], list[Request]]:
-    """Each task's items and item count, each item's request key, and the distinct requests (first item names each)."""
+          ) -> tuple[dict[str, list[Item]], dict[str, tuple[int, str | None]], dict[str, list[str]], list[Request]]:
+    """Each task's items, item count and rounding of the sample, each item's request key, and the distinct requests (first item names each)."""
     identity = adapter.identity()
     items, every, keys, requests = {}, {}, {}, {}
     for task in tasks:
-        items[task.name], every[task.name] = _items(task, limit)
+        items[task.name], count, rounded = _items(task, limit)
+        every[task.name] = (count, rounded)
         keys[task.name] = []
         for item in items[task.name]:
             sent = adapter.render(task.prompt, item.text, item.fields)
@@ -262,12 +263,16 @@ class _Scoring:
     def __init__(self, adapter: Adapter, limit: int | None, max_failed: float, logprobs: bool, out: bool) -> None:
         self.adapter, self.limit, self.max_failed, self.logprobs, self.out = adapter, limit, max_failed, logprobs, out
 
-    def score(self, task: Task, items: list[Item], every: int, parsed: list[Parsed], replies: Sequence[Reply | None]
-              ) -> tuple[list | None, TaskResult]:
-        """The task's records and outcome (refused with its reason when it cannot be scored)."""
+    def score(self, task: Task, items: list[Item], every: tuple[int, str | None], parsed: list[Parsed],
+              replies: Sequence[Reply | None]) -> tuple[list | None, TaskResult]:
+        """The task's records and outcome (refused with its reason when it cannot be scored); ``every``: the task's item
+        count and why its sample holds more than the limit (None: it does not)."""
         counts, extractions = _counts(parsed)
-        sample = None if self.limit is None else {"limit": self.limit, "asked": len(items), "of": every}
-        warnings = self._logprob_warnings(replies)
+        of, rounded = every
+        sample = None if self.limit is None else {"limit": self.limit, "asked": len(items), "of": of, **({"rounded": rounded} if rounded else {})}
+        warnings = [*task.warnings, *self._logprob_warnings(replies)]
+        if rounded:
+            warnings.insert(len(task.warnings), f"--limit {self.limit:,} asked {len(items):,} items, not {self.limit:,}: {rounded}")
         source, missing, total = _confidence_source(parsed)
         try:
             records, result = self._scored(task, items, parsed, counts)
@@ -452,7 +457,7 @@ def run(model: Adapter | str | Callable, tasks: Sequence[Task], *, out: str | Pa
         raise
 
 
-def _finish(adapter: Adapter, tasks: Sequence[Task], answers: Answers, items: dict[str, list[Item]], every: dict[str, int],
+def _finish(adapter: Adapter, tasks: Sequence[Task], answers: Answers, items: dict[str, list[Item]], every: dict[str, tuple[int, str | None]],
             keys: dict[str, list[str]], store: ReplyCache | None, *, out, limit, max_failed, no_cache, from_batch, concurrency,
             started: datetime, clock: float) -> dict[str, TaskResult]:
     """Parse and score every task on its own, and write the run folder when ``out`` is given."""
@@ -469,7 +474,8 @@ def _finish(adapter: Adapter, tasks: Sequence[Task], answers: Answers, items: di
     if out is not None:
         warnings = sorted({w for r in results.values() for w in r.warnings if w.startswith("log-probabilities were asked")})
         if limit is not None:
-            warnings.append(f"--limit {limit}: every task is a sample of its first {limit:,} items, scored against their gold")
+            warnings.append(f"--limit {limit}: every task is a sample of its first {limit:,} items (more where a task scores whole units: "
+                            "its warning says so), scored against their gold")
         identity = adapter.identity()
         manifest: dict[str, Any] = {
             "kind": MANIFEST_KIND, "manifest_version": MANIFEST_VERSION, "triplebench": __version__,

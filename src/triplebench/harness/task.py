@@ -79,6 +79,9 @@ class Task(ABC):
         :meth:`configure` keeps those given in :attr:`settings`.
     settings : mapping of str to object
         The scorer options given (:meth:`configure`); empty by default.
+    warnings : tuple of str
+        What the run must say about how the task was made, before anything is asked (``--shots``
+        not applied: the benchmark has no demonstrations); the runner adds them to the task's warnings.
     """
 
     name: str
@@ -88,6 +91,7 @@ class Task(ABC):
     ranked_scores: tuple[str, ...] = ()
     takes: tuple[str, ...] = ()
     settings: Mapping[str, Any] = MappingProxyType({})
+    warnings: tuple[str, ...] = ()
 
     @property
     def uses_confidence(self) -> bool:
@@ -117,6 +121,30 @@ class Task(ABC):
             and the gold were read when the task was made).
         """
         return None
+
+    def sample(self, items: Sequence[Item], limit: int) -> tuple[list[Item], str | None]:
+        """The items a ``--limit`` sample asks, decided before anything is asked: by default the first ``limit``.
+
+        A task whose scorer needs whole units (ROBUST scores a clique by its worst sentence) takes
+        more, to the end of the last unit the first ``limit`` items start, and says why: a sample
+        the scorer would refuse is never asked.
+
+        Parameters
+        ----------
+        items : sequence of Item
+            Every item of the task (:meth:`inputs`), in order.
+        limit : int
+            The items asked for (>= 1).
+
+        Returns
+        -------
+        list of Item
+            The items to ask.
+        str or None
+            Why they are more than the first ``limit`` (the run's warning and manifest say it); None
+            when they are exactly those.
+        """
+        return list(items[:limit]), None
 
     def parse(self, text: str, finish_reason: str | None, item: Item | None = None) -> Parsed:
         """Read one reply: :func:`~triplebench.harness.parse.parse_reply` with the task's arity and what its prompt showed.

@@ -65,8 +65,9 @@ class RobustTask(OpenIETask):
     """:class:`~triplebench.benchmarks.carb.task.OpenIETask` over the clique sentences; the native file is unified JSON.
 
     ROBUST's reference reads no confidence (its AUC ranks nothing): no :attr:`ranked_scores`. A
-    ``--limit`` sample is scored over the cliques whose sentences were all asked (the gold of those
-    cliques); a clique partly asked is left out and counted (``partly_asked_cliques``).
+    ``--limit`` sample ends with the last clique it starts (:meth:`sample`), so it is scored over
+    whole cliques (the gold of those cliques); given items that cut a clique (``score(records,
+    asked)``), the clique partly asked is left out and counted (``partly_asked_cliques``).
 
     Parameters
     ----------
@@ -91,6 +92,28 @@ class RobustTask(OpenIETask):
         super().__init__("robust/test", "robust", sentences, openie_prompt(dev_demonstrations(shots, location)), location,
                          self._score, record_fields=lambda position: {"clique_id": clique_of[position]}, native={"fmt": "unified"})
         self.cliques, self.clique_of, self.robust = cliques, clique_of, load("robust")
+
+    def sample(self, items: Sequence[Item], limit: int) -> tuple[list[Item], str | None]:
+        """The first ``limit`` sentences, and the rest of the clique the last of them belongs to (a clique is scored by its worst sentence).
+
+        Examples
+        --------
+        >>> from triplebench.harness import Item
+        >>> task = object.__new__(RobustTask)
+        >>> task.clique_of = [0, 0, 0, 0, 1, 1]
+        >>> chosen, why = task.sample([Item(str(i), f"s{i}") for i in range(6)], 3)
+        >>> [item.id for item in chosen], why
+        (['0', '1', '2', '3'], 'ROBUST scores whole cliques (each by its worst sentence): the sample is 1 whole clique')
+        """
+        end = min(limit, len(items))
+        last = self.clique_of[int(items[end - 1].id)] if end else None
+        while end < len(items) and self.clique_of[int(items[end].id)] == last:
+            end += 1
+        if end <= limit:
+            return list(items[:end]), None
+        cliques = len({self.clique_of[int(item.id)] for item in items[:end]})
+        return list(items[:end]), (f"ROBUST scores whole cliques (each by its worst sentence): the sample is {cliques:,} whole "
+                                   f"clique{'' if cliques == 1 else 's'}")
 
     def _score(self, records: list, asked: Sequence[Item] | None) -> Result:
         """ROBUST's score of the records' unified JSON; of a sample, over the cliques whose sentences were all asked."""
