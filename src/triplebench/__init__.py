@@ -38,15 +38,17 @@ def score(benchmark: str, predictions: Any, **options: Any) -> Result:
 
     Parameters
     ----------
-    benchmark : {'carb', 'benchie', 'robust', 'genres', 'combo'}
-        The benchmark (see :data:`triplebench.registry.TABLE`).
+    benchmark : str
+        A name of :data:`triplebench.registry.TABLE` (all of them:
+        ``triplebench.registry.BENCHMARKS``), e.g. ``'carb'``.
     predictions : path, list of records, datasets.Dataset or pyarrow.Table
         The system's output.
     **options
         The scorer's keyword options (``gold=``, selectors such as ``split=``,
         ``allow_partial=``, ``bootstrap=``, ...); the same names as the CLI flags.
-        Each benchmark's ``score`` (e.g. :func:`triplebench.benchmarks.carb.score`)
-        lists its own; the pipeline is :meth:`triplebench.benchmark.Benchmark.score`.
+        Each benchmark lists its own in its ``options`` (e.g.
+        ``triplebench.registry.load("carb").options``); the pipeline is
+        :meth:`triplebench.benchmark.Benchmark.score`.
 
     Returns
     -------

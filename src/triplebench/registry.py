@@ -1,7 +1,7 @@
 """The benchmarks in one table (:data:`TABLE`), and the one loader of a benchmark's folder (:func:`load`).
 
 Everything that lists benchmarks (pins, builds, the release, reports, the CLI, the evaluate
-modules, :func:`triplebench.score`, ``dvc.yaml``'s ``foreach`` stages and the tests) derives
+modules, :func:`triplebench.score`, ``dvc.yaml``'s stages and the tests) derives
 from :data:`TABLE`. :func:`entry` reads an entry without importing anything;
 :func:`load` imports the benchmark's folder, ``triplebench.benchmarks.<name>``, and returns
 its ``BENCHMARK`` (a :class:`triplebench.benchmark.Benchmark`): the hooks it declares are
@@ -81,8 +81,8 @@ class BenchmarkSpec:
 
 #: The benchmarks, in build order: name -> the fields of its :class:`BenchmarkSpec`.
 #: The one list of benchmarks: everything else (pins, builds, release, reports, the CLI,
-#: the tests, ``dvc.yaml``'s ``foreach`` stages) derives from it. It is a literal so that
-#: DVC reads the same table (``vars: - src/triplebench/registry.py:TABLE`` in dvc.yaml).
+#: the tests, ``dvc.yaml``'s stages: ``python tests/pipeline/lineage.py`` writes them) derives from it.
+#: It is a literal, so :func:`entry` reads it without importing anything.
 #: A benchmark's code is its folder ``triplebench/benchmarks/<name>/`` (pins included); its
 #: data files are ``schemas/<name>/``, ``datasets/<name>/README.md`` and ``metrics/<name>/``.
 TABLE = {

@@ -3,7 +3,7 @@
 Shared by test_genres_reproduce.py (archived_run) and test_genres_cli_evaluate.py
 (score(ArchivedRun)). The numbers are the paper's printed columns (#tri, #tok, FS, GS)
 of Tables 2-4 (../shared/papers/003_93d3e08aa4b6d995.txt), the specification, kept in
-the tests apart from src/triplebench/scoring/genres/paper_tables.py (which
+the tests apart from src/triplebench/benchmarks/genres/paper.py (which
 test_genres_cli_evaluate.py compares with them through details["paper"]).
 """
 
@@ -111,7 +111,7 @@ PAPER = {
 # a fixed upstream file is noticed.
 KNOWN = {
     # #tok one decimal off: Punkt's pretrained English abbreviation list is a data
-    # download not available offline; the generic list in scoring/genres/tokenize.py
+    # download not available offline; the generic list in benchmarks/genres/tokenize.py
     # splits a few elements into sentences differently (not fitted to these numbers)
     ("docred", "gpt-3.5-turbo-instruct"): {"tok"},
     ("wiki80", "vicuna-1.3-33b"): {"tok"},

@@ -1,16 +1,20 @@
-"""A sixth benchmark is its own package, its data files and one registry entry.
+"""A sixth benchmark is exactly the README's recipe ("Add a benchmark"): its folder, its data files, its
+two test inputs, one registry entry and the rewritten ``dvc.yaml``.
 
-``template/`` is a toy benchmark laid out like the five: its reader
-(``formats/toy.py``), builder (``builders/toy.py``), scorer package
-(``scoring/toy/`` with ``score``, ``OPTIONS``, ``EVALUATE``), pins, schema, card,
-evaluate module, and the upstream file it pins. The test copies the project's
-code and pipeline files into a scratch project, adds the template and one line
-to :data:`triplebench.registry.TABLE` (asserted to be the only edit), and then
-uses the toy through every door a benchmark has: the DVC pipeline
-(``fetch@toy -> build@toy -> validate@toy`` from the ``foreach`` template), the
-API, the CLI, the evaluate module, ``compare``, the summary, the release tree,
-``download``'s choices, the report index and ``report --add``. Anything that
-still names the five benchmarks by hand makes one of these fail.
+``template/`` is a toy benchmark laid out like the others: its folder
+``src/triplebench/benchmarks/toy/`` (``__init__.py`` declaring ``BENCHMARK``, ``pins.toml``,
+``formats.py``, ``build.py``), its record schema ``schemas/toy/``, its result schema
+``schemas/results/toy.schema.json``, its card ``datasets/toy/README.md``, its evaluate module
+``metrics/toy/``, its contract input ``tests/toy/contract_input.py``, and the upstream file it pins.
+The test copies the project's code and pipeline files into a scratch project, adds the template and
+one line to :data:`triplebench.registry.TABLE` (asserted to be the only edit of an existing file),
+rewrites ``dvc.yaml`` with ``tests/pipeline/lineage.py`` (the toy's stages and their lineage, nothing
+else), and then uses the toy through every door a benchmark has: the DVC pipeline
+(``fetch@toy -> build@toy -> validate@toy``), the API and the cross-benchmark contract (its input
+scored, the result valid against its schema), the CLI, the evaluate module, ``compare``, the summary,
+the release tree, ``download``'s choices, the report index and ``report --add``. Anything that still
+names the benchmarks by hand makes one of these fail. (The recipe's ``tests/<b>/fuzz_inputs.py`` is
+read by the fuzz suite only; the toy has none.)
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ PREDICTIONS = [
 
 def _copy_tracked(dest: Path) -> None:
     tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                              "src", "schemas", "metrics", "dvc.yaml", "params.yaml", ".dvc/config", ".dvcignore"],
+                              "src", "schemas", "metrics", "dvc.yaml", "params.yaml", ".dvc/config", ".dvcignore",
+                              "tests/pipeline/closure.py", "tests/pipeline/lineage.py"],
                              cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
     for rel in filter(None, tracked):
         if (ROOT / rel).is_file():
@@ -77,6 +82,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     mirrored.mkdir(parents=True)
     shutil.copy2(TEMPLATE / "upstream" / "gold.tsv", mirrored / "gold.tsv")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    before = (dest / "dvc.yaml").read_text(encoding="utf-8")
+    _run(dest, [sys.executable, "tests/pipeline/lineage.py"])
+    added = [line for line in difflib.unified_diff(before.splitlines(), (dest / "dvc.yaml").read_text(encoding="utf-8").splitlines(), n=0)
+             if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert added and all("toy" in line and line.startswith("+") for line in added), added  # the toy's items, nothing else
     done = _run(dest, [str(Path(sys.executable).parent / "dvc"), "repro", "validate@toy"])
     assert "fetch@toy" in done and "build@toy" in done and "validate@toy" in done, done
     return dest
@@ -130,6 +140,23 @@ print(json.dumps({{"benchmarks": BENCHMARKS, "scores": a.scores, "signature": a.
     assert got["scores"] == {"precision": 2 / 3, "recall": 0.5, "f1": 2 * (2 / 3) * 0.5 / (2 / 3 + 0.5)}
     assert got["signature"].startswith("toy|split:test|data:1.0.0+toy@0123456|v:")
     assert got["table"].startswith("Toy") and got["unit"] == "sentence" and got["intervals"] == ["f1", "precision", "recall"]
+
+
+def test_the_toy_keeps_the_cross_benchmark_contract(project: Path) -> None:
+    """What tests/foundation/test_contract.py asks of every benchmark, from the toy's two recipe files."""
+    got = _python(project, """
+import importlib.util, json, jsonschema, triplebench
+spec = importlib.util.spec_from_file_location("contract_input_toy", "tests/toy/contract_input.py")
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+predictions, options = module.contract_input()
+record = triplebench.score("toy", predictions, bootstrap=50, **options).to_dict()
+schema = json.loads(open("schemas/results/toy.schema.json", encoding="utf-8").read())
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.validate(record, schema)
+print(json.dumps({"benchmark": record["benchmark"], "recall": record["scores"]["recall"]}))
+""")
+    assert got == {"benchmark": "toy", "recall": 0.5}
 
 
 def test_the_cli_scores_the_toy_and_refuses_unknown_sentences(project: Path) -> None:

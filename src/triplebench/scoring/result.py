@@ -1,6 +1,6 @@
 """The one result shape of every scorer.
 
-Every ``score()`` of the five benchmarks returns a :class:`Result` (or a subclass
+Every benchmark's ``score()`` returns a :class:`Result` (or a subclass
 that only adds convenience methods): the same fields, the same ``to_dict()`` /
 ``to_json()`` (validated against ``schemas/results/<benchmark>.schema.json``) and
 the same ``format()``, which the CLI, the evaluate modules and the reports all use.

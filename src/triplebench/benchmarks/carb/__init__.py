@@ -5,7 +5,7 @@ the pair score of every (gold, predicted) extraction of a sentence, the
 "optimised global match" per confidence threshold (recall: best recall per gold
 row; precision: greedy one-to-one matching by precision), precision/recall/F1 at
 every distinct confidence, the optimal-F1 point and the AUC with the point
-(recall 0, precision 1) appended. One engine (:mod:`.engine`) serves CaRB, its
+(recall 0, precision 1) appended. One engine (:mod:`.matching`) serves CaRB, its
 binary mode and ROBUST; hot loops are numba kernels (:mod:`triplebench.benchmarks.carb.kernels`;
 bootstrap: :mod:`triplebench.benchmarks.carb.bootstrap_kernels`).
 

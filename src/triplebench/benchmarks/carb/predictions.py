@@ -1,4 +1,4 @@
-"""Any accepted CaRB prediction input -> :class:`~.engine.Extractions` (columns).
+"""Any accepted CaRB prediction input -> :class:`~.matching.Extractions` (columns).
 
 A path is read by the reader of its format (:mod:`triplebench.benchmarks.carb.formats`): the one
 named, which the file must not contradict, or the one its lines say

@@ -1,4 +1,4 @@
-"""An encoded gold side (:class:`~.engine.GoldSide`) through the per-user verified cache.
+"""An encoded gold side (:class:`~.matching.GoldSide`) through the per-user verified cache.
 
 CaRB's and ROBUST's scorers keep the encoded arrays and the vocabulary their ids refer
 to in :func:`triplebench.cache.verified_cache`, keyed by the parquet file and by the

@@ -228,7 +228,7 @@ class EncodedCliques:
 
     @cached_property
     def _by_key(self) -> dict[str, int]:
-        """CaRB's sentence key (:func:`~.carb.engine.normalize_key`) -> problem, for CaRB's file formats."""
+        """CaRB's sentence key (:func:`triplebench.benchmarks.carb.matching.normalize_key`) -> problem, for CaRB's file formats."""
         found: dict[str, int] = {}
         for text, problem in self._by_text.items():
             key = normalize_key(text)
