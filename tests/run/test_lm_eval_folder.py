@@ -35,6 +35,8 @@ TASK_CONFIG = {"custom_dataset", "dataset_kwargs", "dataset_name", "dataset_path
                "output_type", "process_docs", "process_results", "repeats", "should_decontaminate", "tag", "target_delimiter",
                "task", "task_alias", "test_split", "training_split", "unsafe_code", "use_prompt", "validation_split"}
 DOCS = 40
+#: the Open IE prompt's opening, a stop sequence of every request (the instruction repeats before every demonstration)
+OPENING = "\nExtract every fact the sentence states, as tuples (subject; relation; object; further objects ...)."
 
 
 def load_task_yaml(path: Path) -> dict:
@@ -98,7 +100,7 @@ def test_the_folder_as_lm_eval_reads_it(tmp_path):
     assert config["task"] == "triplebench_carb_test" and config["tag"] == ["triplebench", "triplebench_carb"]
     assert config["dataset_path"] == "json" and config["test_split"] == "test" and config["output_type"] == "generate_until"
     assert config["doc_to_text"] == "prompt" and "description" not in config and config["num_fewshot"] == 0
-    assert config["generation_kwargs"] == {"until": ["\nSentence:"], "max_gen_toks": 512, "do_sample": False, "temperature": 0.0}
+    assert config["generation_kwargs"] == {"until": ["\nSentence:", OPENING], "max_gen_toks": 512, "do_sample": False, "temperature": 0.0}
     assert [m["metric"] for m in config["metric_list"]] == ["f1", "auc", "precision", "recall"]
     assert [m.get("higher_is_better") for m in config["metric_list"]] == [True, None, None, None]
     assert all(callable(m["aggregation"]) for m in config["metric_list"]) and callable(config["process_results"])
@@ -125,7 +127,7 @@ def test_the_chat_form_puts_the_system_text_in_the_description(tmp_path):
     folder = write_task_folder(tmp_path / "tasks", ["carb"], api="chat", limit=2, max_tokens=64, stop=["\n\n\n"])
     config = load_task_yaml(folder / "triplebench_carb_test.yaml")
     assert config["doc_to_text"] == "user" and config["description"] == "system"
-    assert config["generation_kwargs"]["until"] == ["\nSentence:", "\n\n\n"] and config["generation_kwargs"]["max_gen_toks"] == 64
+    assert config["generation_kwargs"]["until"] == ["\nSentence:", OPENING, "\n\n\n"] and config["generation_kwargs"]["max_gen_toks"] == 64
     assert [m["metric"] for m in config["metric_list"]] == ["f1"]
 
 

@@ -122,3 +122,47 @@ def test_text2kgs_gold_is_checked_before_any_request(built, tmp_path):
     with pytest.raises(TripleBenchError, match="gold|ontologies"):
         task.check()
     assert "text2kg/test" in _refused([task])
+
+
+# -- --shots where a task has demonstrations, 0 elsewhere (W4 R2: `--shots 3 --benchmarks all` was refused) ----------
+
+def test_shots_apply_to_the_tasks_that_take_them_and_the_others_run_at_0_with_a_warning(built, tmp_path):
+    import json
+
+    import triplebench
+
+    tasks = {t.name: t for t in find_tasks(["all"], shots=3)}
+    takes = {"carb/test", "robust/test", "oie2016/test"}
+    assert all(len(t.prompt.demonstrations) == (3 if name in takes else 0) for name, t in tasks.items())
+    assert all(not t.warnings for name, t in tasks.items() if name in takes)
+    for name, task in tasks.items():
+        if name not in takes:
+            (warning,) = task.warnings
+            assert warning.startswith("--shots 3 not applied: ") and "asked with 0 demonstrations" in warning
+            assert task.prompt.digest == find_tasks([name])[0].prompt.digest  # what is sent: the 0-shot prompt
+    assert "BenchIE has no dev split" in tasks["benchie/en"].warnings[0]
+
+    asked: list[str] = []
+
+    def model(texts):
+        asked.extend(texts)
+        return ["(a; b; c)"] * len(texts)
+
+    out = triplebench.run(model, ["carb", "benchie/en"], shots=2, limit=2, quiet=True, cache=False, out=tmp_path / "run")
+    assert [r.status for r in out.values()] == ["scored", "scored"] and len(asked) == 4
+    assert any(w.startswith("--shots 2 not applied: BenchIE") for w in out["benchie/en"].warnings)
+    assert not any("--shots" in w for w in out["carb/test"].warnings)
+    entries = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))["tasks"]
+    assert any(w.startswith("--shots 2 not applied") for w in entries[1]["warnings"])
+    assert "openie-nary@3#" in entries[0]["prompt"]["label"] and entries[0]["prompt"]["digest"] != entries[1]["prompt"]["digest"]
+
+
+def test_shots_with_no_task_that_takes_them_is_refused(built):
+    from triplebench.harness.task import NoDemonstrations
+    from triplebench.registry import load
+
+    with pytest.raises(InputError, match=r"option 'shots': expected 0 for a run of tasks without demonstrations to draw: BenchIE has "
+                       r"no dev split .*; GenRES's prompts are the paper's"):
+        find_tasks(["benchie", "genres/cdr"], shots=1)
+    with pytest.raises(NoDemonstrations, match=r"option 'shots': expected 0, got 2: Text2KGBench's published prompts"):
+        load("text2kg").tasks(shots=2)  # asked of the benchmark itself: refused

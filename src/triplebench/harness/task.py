@@ -36,6 +36,25 @@ if TYPE_CHECKING:
 CONSTANT_CONFIDENCE = 1.0
 
 
+class NoDemonstrations(InputError):
+    """``shots`` > 0 asked of a benchmark that has no demonstrations to draw (no dev split, a published prompt with its own).
+
+    :func:`~triplebench.harness.tasks.find_tasks` runs such a benchmark's tasks at 0 shots beside the
+    tasks that take demonstrations, each with a warning (:attr:`Task.warnings`).
+
+    Parameters
+    ----------
+    shots : int
+        The demonstrations asked for.
+    why : str
+        Why the benchmark has none (``BenchIE has no dev split (...)``).
+    """
+
+    def __init__(self, shots: int, why: str) -> None:
+        super().__init__(None, None, f"expected 0, got {shots}: {why}", field="shots")
+        self.shots, self.why = shots, why
+
+
 @dataclass(frozen=True)
 class Item:
     """One input of a task.

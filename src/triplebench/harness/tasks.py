@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from .task import NoDemonstrations
 
 if TYPE_CHECKING:
     from ..location import DataLocation
@@ -26,7 +27,10 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
     names : sequence of str
         Benchmarks, ``benchmark/set`` task names, or ``all``.
     shots : int
-        Demonstrations per prompt, from each benchmark's dev split (a benchmark without one refuses).
+        Demonstrations per prompt, from each benchmark's dev split. A benchmark without demonstrations
+        to draw (:class:`~triplebench.harness.task.NoDemonstrations`: BenchIE, GenRES, Text2KGBench)
+        has its tasks asked with 0, each with a warning saying so, when another chosen task takes
+        them; when none does, ``shots`` is refused.
     location : DataLocation, optional
         Where the inputs and the gold are read from (default: the default search).
     options : mapping of str to object, optional
@@ -42,7 +46,7 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
     ------
     InputError
         An unknown benchmark or task, a benchmark that cannot be run (the message names those that can),
-        or an option no chosen task takes.
+        an option no chosen task takes, or ``shots`` > 0 with no chosen task that takes demonstrations.
 
     Examples
     --------
@@ -56,10 +60,15 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
     if isinstance(shots, bool) or not isinstance(shots, int) or shots < 0:
         raise InputError.option("shots", shots, "an integer >= 0")
     cache: dict[str, tuple[Task, ...]] = {}
+    without: dict[str, str] = {}  # task name -> why its benchmark has no demonstrations
 
     def of(benchmark: str) -> tuple[Task, ...]:
         if benchmark not in cache:
-            cache[benchmark] = load(benchmark).tasks(shots=shots, location=location)
+            try:
+                cache[benchmark] = load(benchmark).tasks(shots=shots, location=location)
+            except NoDemonstrations as exc:
+                cache[benchmark] = load(benchmark).tasks(shots=0, location=location)
+                without.update((task.name, exc.why) for task in cache[benchmark])
         return cache[benchmark]
 
     chosen: dict[str, Task] = {}
@@ -83,6 +92,13 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
         for task in found:
             chosen.setdefault(task.name, task)
     tasks = list(chosen.values())
+    if tasks and all(task.name in without for task in tasks):
+        raise InputError.option("shots", shots, "0 for a run of tasks without demonstrations to draw: "
+                                + "; ".join(dict.fromkeys(without[task.name] for task in tasks)))
+    for task in tasks:
+        if task.name in without:
+            task.warnings = (*task.warnings, f"--shots {shots} not applied: {without[task.name]}, so it was asked with 0 "
+                             "demonstrations, as its prompt digest says (the other tasks of the run take them)")
     options = dict(options or {})
     for option, value in options.items():
         if not any(option in task.takes for task in tasks):

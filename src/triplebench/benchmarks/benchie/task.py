@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import InputError
 from ...harness import Item, Parsed, Task
+from ...harness.task import NoDemonstrations
 from ...io import atomic_write_text
 from ..carb.task import openie_prompt
 
@@ -102,10 +102,9 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
 
     Raises
     ------
-    InputError
-        ``shots`` > 0.
+    NoDemonstrations
+        ``shots`` > 0 (:func:`~triplebench.harness.tasks.find_tasks` then asks these tasks with 0 shots, with a warning).
     """
     if shots:
-        raise InputError.option("shots", shots, "0 for BenchIE (it has no dev split: demonstrations would come from its test "
-                                "sentences); run it separately without --shots")
+        raise NoDemonstrations(shots, "BenchIE has no dev split (demonstrations would come from its test sentences)")
     return tuple(BenchieTask(language, location) for language in LANGUAGES)

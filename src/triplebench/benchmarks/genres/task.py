@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
 from ...harness import Item, Parsed, Prompt, Task
+from ...harness.task import NoDemonstrations
 from ...io import atomic_write_text
 from .formats import SETS
 
@@ -188,10 +189,9 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
 
     Raises
     ------
-    InputError
-        ``shots`` > 0.
+    NoDemonstrations
+        ``shots`` > 0 (:func:`~triplebench.harness.tasks.find_tasks` then asks these tasks with 0 shots, with a warning).
     """
     if shots:
-        raise InputError.option("shots", shots, "0 for GenRES (its prompts are the paper's, examples included); run it "
-                                "separately without --shots")
+        raise NoDemonstrations(shots, "GenRES's prompts are the paper's, examples included")
     return tuple(GenresTask(name, location) for name in SETS if location.has("genres", name, "test"))

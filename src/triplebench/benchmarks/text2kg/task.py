@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import InputError
 from ...harness import Item, Parsed, Prompt, Task
 from ...harness.parse import Shown
 from ...harness.parse import parse_reply as parse_text
+from ...harness.task import NoDemonstrations
 from ...io import atomic_write_text
 from .replies import calls, parse_reply
 
@@ -127,10 +127,9 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
 
     Raises
     ------
-    InputError
-        ``shots`` > 0.
+    NoDemonstrations
+        ``shots`` > 0 (:func:`~triplebench.harness.tasks.find_tasks` then asks these tasks with 0 shots, with a warning).
     """
     if shots:
-        raise InputError.option("shots", shots, "0 for Text2KGBench (its published prompts carry their own demonstration); "
-                                "run it separately without --shots")
+        raise NoDemonstrations(shots, "Text2KGBench's published prompts carry their own demonstration")
     return tuple(Text2KGTask(split, location) for split in RULE_OF)
