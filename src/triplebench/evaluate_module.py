@@ -332,7 +332,7 @@ class TriplebenchMetric(evaluate.Metric):
             One entry per example, for a module with a ``references`` feature (ComBO);
             refused by the modules whose gold is built in.
         **kwargs
-            Other input columns the module declares (none of the five has any).
+            Other input columns the module declares (no benchmark's module declares any).
 
         Raises
         ------
@@ -381,7 +381,7 @@ class TriplebenchMetric(evaluate.Metric):
             Its ``references`` entry, for a module with a ``references`` feature (ComBO);
             refused by the modules whose gold is built in.
         **kwargs
-            Other input columns the module declares (none of the five has any).
+            Other input columns the module declares (no benchmark's module declares any).
 
         Raises
         ------
