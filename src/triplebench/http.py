@@ -273,6 +273,7 @@ class _Deadline:
     def __exit__(self, *exc: object) -> None:
         with self._lock:
             self.done = True
+            self._sockets.clear()  # the watchdog may hold this deadline until it would have come
         _attempt_of_thread.deadline = None
 
 
@@ -289,11 +290,13 @@ class _Watchdog:
     def add(self, deadline: _Deadline) -> None:
         """Expire ``deadline`` in ``deadline.seconds`` from now."""
         with self._condition:
-            heapq.heappush(self._due, (time.monotonic() + deadline.seconds, next(self._order), deadline))
+            entry = (time.monotonic() + deadline.seconds, next(self._order), deadline)
+            heapq.heappush(self._due, entry)
             if self._pid != os.getpid():
                 self._pid = os.getpid()
                 threading.Thread(target=self._run, name="triplebench-http-deadlines", daemon=True).start()
-            self._condition.notify()
+            if self._due[0] is entry:  # it comes first: the thread waits for an earlier time now (else no need to wake it)
+                self._condition.notify()
 
     def _run(self) -> None:
         while True:
@@ -424,6 +427,8 @@ class JsonClient:
         self._names_lock = threading.Lock()
         self._warned: set[str] = set()
         self._session = requests.Session()
+        self._session.trust_env = False  # the environment is read once per URL instead (:meth:`_environment`)
+        self._environments: dict[str, dict[str, Any]] = {}
         adapter = _adapter(pool_size)
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
@@ -493,7 +498,7 @@ class JsonClient:
         """
         import requests
 
-        proxy = requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url))
+        proxy = requests.utils.select_proxy(url, self._environment(url)["proxies"])
         parts = urlsplit(proxy if proxy else url)
         host = parts.hostname or ""
         port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -505,6 +510,19 @@ class JsonClient:
             verdict = self._names[host, port]
         if verdict is not None:
             raise EndpointError(f"{url}: gave up without retrying: {verdict}")
+
+    def _environment(self, url: str) -> dict[str, Any]:
+        """What requests would take from the environment for ``url`` (proxies, ``$REQUESTS_CA_BUNDLE`` or
+        ``$CURL_CA_BUNDLE``), read once per URL: requests reads it again for every request (every variable
+        scanned four times, the bundle's path looked up), most of a reply's CPU time."""
+        import requests
+
+        found = self._environments.get(url)
+        if found is None:
+            verify = True if url.startswith("http:") else \
+                os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True  # http: nothing to verify
+            found = self._environments[url] = {"proxies": requests.utils.get_environ_proxies(url), "verify": verify}
+        return found
 
     def _look_up(self, url: str, host: str, port: int, kind: str) -> str | None:
         """None when ``host`` resolves, else why not: at once for a name that does not exist, after
@@ -539,7 +557,8 @@ class JsonClient:
         with _Deadline(self.timeout) as deadline:
             try:
                 response = self._session.post(url, data=body, headers={"Content-Type": "application/json"}, auth=self._auth,
-                                              timeout=(self.timeout, self.timeout), allow_redirects=False, stream=True)
+                                              timeout=(self.timeout, self.timeout), allow_redirects=False, stream=True,
+                                              **self._environment(url))
                 try:
                     return self._reply(url, response, deadline)
                 finally:
