@@ -9,7 +9,9 @@ The server is a separate process (its CPU is not counted): a threaded ``http.ser
 127.0.0.1 speaking HTTP/1.1 with keep-alive, answering every POST with a small OpenAI chat
 completion after ``--delay`` seconds. Each tree (``.``: this working tree) runs in its own process
 (``PYTHONPATH=<tree>/src``): ``--requests`` calls of ``JsonClient.post`` from ``--concurrency``
-threads (the client the ``openai:`` adapter and the GenRES judge use), after 20 untimed ones.
+threads (the client the ``openai:`` adapter and the GenRES judge use), after 20 untimed ones; then
+the whole path of a run's replies: ``harness.ask`` through the ``openai:`` adapter with a reply cache
+(a scratch SQLite file), ``--requests`` distinct requests.
 Printed per tree: the process's CPU seconds (user + system) over the timed calls, scaled to 1,000
 replies, and the wall time; median of ``--repeat``. ``--profile`` prints the first tree's cProfile
 (top 25 by own time) of the requests made one at a time in one thread instead.
@@ -53,6 +55,31 @@ ThreadingHTTPServer.request_queue_size = 256
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
 server.serve_forever()
+"""
+
+# Runs in a tree's process: the whole path of a run's replies, harness.ask through the openai: adapter
+# (request keys, worker threads, the reply cache in a scratch SQLite file), distinct requests.
+HARNESS = r"""
+import json, os, sys, tempfile, time
+from pathlib import Path
+spec = json.loads(sys.argv[1])
+from triplebench.harness.adapters.server import ServerAdapter
+from triplebench.harness.cache import ReplyCache
+from triplebench.harness.exchange import Request, request_key
+from triplebench.harness.harness import ask
+adapter = ServerAdapter("m", f"http://127.0.0.1:{spec['port']}/v1")
+def requests(tag, n):
+    texts = [f"Barack Obama was born in Hawaii ({tag} {k})." for k in range(n)]
+    return [Request(request_key(adapter.identity(), t), f"toy/{k}", t) for k, t in enumerate(texts)]
+with tempfile.TemporaryDirectory() as scratch:
+    cache = ReplyCache(Path(scratch) / "replies.sqlite")
+    ask(adapter, requests("warm", 20), cache=cache, concurrency=spec["concurrency"], quiet=True)
+    todo = requests("timed", spec["requests"])
+    t, c = time.perf_counter(), os.times()
+    ask(adapter, todo, cache=cache, concurrency=spec["concurrency"], quiet=True)
+    wall, after = time.perf_counter() - t, os.times()
+    cache.close()
+print(json.dumps({"wall": wall, "cpu": after.user - c.user + after.system - c.system}))
 """
 
 CLIENT = r"""
@@ -107,24 +134,25 @@ def main() -> None:
             spec = {"port": port, "requests": args.requests, "concurrency": args.concurrency, "profile": args.profile}
             print(f"{load_average()}; {args.requests} requests, concurrency {args.concurrency}, server delay {args.delay:g} s",
                   flush=True)
-            runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+            runs: dict[tuple[str, str], list[dict]] = {}
             for _ in range(1 if args.profile else args.repeat):
-                for name, tree in trees:
-                    done = subprocess.run([sys.executable, "-c", CLIENT, json.dumps(spec)], capture_output=True, text=True,
-                                          env={**os.environ, "PYTHONPATH": str(tree)}, check=False)
-                    if done.returncode:
-                        sys.exit(f"{name} failed: {done.stderr[-2000:]}")
-                    if args.profile:
-                        print(done.stdout)
-                        return
-                    runs[name].append(json.loads(done.stdout))
+                for path, code in (("JsonClient.post", CLIENT), ("harness.ask, openai: adapter", HARNESS)):
+                    for name, tree in trees:
+                        done = subprocess.run([sys.executable, "-c", code, json.dumps(spec)], capture_output=True, text=True,
+                                              env={**os.environ, "PYTHONPATH": str(tree)}, check=False)
+                        if done.returncode:
+                            sys.exit(f"{name} failed: {done.stderr[-2000:]}")
+                        if args.profile:
+                            print(done.stdout)
+                            return
+                        runs.setdefault((path, name), []).append(json.loads(done.stdout))
     finally:
         server.terminate()
         server.wait()
-    print("| tree | CPU s per 1,000 replies (median) | wall s (median) |\n|---|---|---|")
-    for name, got in runs.items():
+    print("| path | tree | CPU s per 1,000 replies (median) | wall s (median) |\n|---|---|---|---|")
+    for (path, name), got in runs.items():
         cpu = statistics.median(r["cpu"] for r in got) * 1000 / args.requests
-        print(f"| {name} | {cpu:.3f} | {statistics.median(r['wall'] for r in got):.2f} |")
+        print(f"| {path} | {name} | {cpu:.3f} | {statistics.median(r['wall'] for r in got):.2f} |")
     print(f"{load_average()} at the end; medians of {args.repeat}")
 
 
