@@ -384,3 +384,36 @@ def test_a_group_holding_a_group_and_text_is_one_group():
 
 def test_one_quoted_string_is_not_a_tuple_of_one():
     assert args('("Nobody told us; he said; nobody called us.")') == [('"Nobody told us', "he said", 'nobody called us."')]
+
+
+# -- what a small base model wrote (W4: Gemma 3 270M through llama_cpp.server) --------------------------------------
+
+def test_a_line_of_the_instruction_written_again_is_never_an_extraction():
+    """The reply opens with the instruction's first line (no stop sequence can end a reply before it starts): its
+    ';'-split pieces were an extraction of every sentence."""
+    from triplebench.benchmarks.carb.task import openie_prompt
+    from triplebench.harness.parse import prompt_shown
+
+    prompt = openie_prompt()
+    sentence = "32.7 % of all households were made up of individuals ."
+    first = prompt.user.splitlines()[0]
+    for copy in (first, "1. " + first.upper(), "  " + first.replace(" ", "  ")):
+        got = parse_reply(f"{copy}\n(32.7 % of all households; were made up of; individuals)", arity="nary", finish_reason="stop",
+                          shown=prompt_shown(prompt, sentence))
+        assert [e.arguments for e in got.extractions] == [("32.7 % of all households", "were made up of", "individuals")]
+        assert [r.cause for r in got.rejected] == ["copied"]
+    # the same words inside a longer line of the model's own are read as they are
+    own = parse_reply(f"Note: {first}", arity="nary", shown=prompt_shown(prompt, sentence))
+    assert not any(r.cause == "copied" for r in own.rejected)
+
+
+def test_an_invented_block_is_cut_at_its_label_in_any_case():
+    """GenRES's label is 'prompt:'; the model began its invented block with 'Prompt:' and ran to max_tokens."""
+    from triplebench.harness.parse import prompt_shown
+    from triplebench.harness.prompts import Prompt
+
+    prompt = Prompt("g", "1", "List the triples.\n\nprompt: {text}\nrelations:", stop=("\nprompt:",))
+    reply = '[["Cuba", "held", "elections"]]\n\nPrompt: Paris is big.\nrelations:\n[["Paris", "is", "big"]]\n\nPrompt: ...'
+    got = parse_reply(reply, finish_reason="length", shown=prompt_shown(prompt, "Cuba held elections."))
+    assert [e.arguments for e in got.extractions] == [("Cuba", "held", "elections")]
+    assert got.outcome == "ok" and "where the model began a new 'prompt:' block" in got.reason

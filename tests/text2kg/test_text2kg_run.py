@@ -41,8 +41,8 @@ def _as_run_reads(reply: str, prompt: str) -> list[list[str]]:
     from triplebench.benchmarks.text2kg.replies import parse_reply
 
     lines = reply.split("\n")
-    starts = [n for n, line in enumerate(lines) if line.strip().startswith(("Test Sentence:", "Example Sentence:", "CONTEXT:"))
-              and any(x.strip() for x in lines[:n])]
+    starts = [n for n, line in enumerate(lines)  # in any case: Alpaca's 'Context:' opens an invented prompt
+              if line.strip().casefold().startswith(("test sentence:", "example sentence:", "context:")) and any(x.strip() for x in lines[:n])]
     read = "\n".join(lines[: starts[0]]) if starts else reply
     head, _, sentence = prompt.rpartition("Test Sentence:")
     own = " ".join(sentence.split("\nTest Output:")[0].casefold().split())

@@ -24,11 +24,12 @@ How `triplebench run` reads a model's reply (one reply per input item)
 1. Reasoning: a <think>...</think> block is removed before anything else (an unclosed one
    swallows the rest of the reply).
 2. Follow-up blocks: the reply is read only up to the first line (after some other text) that
-   starts a new input block the way the prompt does: the label before the prompt's {text}
-   ("Sentence:", "prompt:") or one of the prompt's stop sequences ("Test Sentence:"; every
-   prompt's include its template's first line up to the first placeholder, which opens each
-   block of the completion layout: "Extract every fact the sentence states, ..."). What
-   follows is a block the model invented; it is ignored and said so in the reason.
+   starts a new input block the way the prompt does (in any case: "Prompt:" for "prompt:"):
+   the label before the prompt's {text} ("Sentence:", "prompt:") or one of the prompt's stop
+   sequences ("Test Sentence:"; every prompt's include its template's first line up to the
+   first placeholder, which opens each block of the completion layout: "Extract every fact
+   the sentence states, ..."). What follows is a block the model invented; it is ignored and
+   said so in the reason.
 3. Fences: when the reply has ``` fenced blocks (```json, ```text, ...), only their contents
    are read; when they hold nothing readable, the whole reply is read instead.
 4. JSON first: the first `[` or `{` from which a JSON value of one of these shapes parses
@@ -83,7 +84,8 @@ How `triplebench run` reads a model's reply (one reply per input item)
    such as "(subject; relation; object)", an example, a demonstration's output, an ontology
    signature; a shown tuple's first three elements count too) is rejected "copied from the
    prompt", unless the item's own text supports it (each argument other than the relation
-   occurs in it).
+   occurs in it). So is an item read from a line equal to a line of the prompt's instruction
+   (list marker, case and whitespace aside): the instruction written again is no extraction.
    Rejected items are counted by cause and named in the reply's reason, never used.
 8. Outcome of each reply (kept verbatim with its outcome and reason):
      ok          at least one extraction
@@ -724,14 +726,18 @@ class Shown:
     own_text : str
         The item's own text: a shown tuple whose arguments (all but the relation) occur in it is
         supported, and kept.
+    lines : frozenset of str
+        Normalised lines of the prompt's instruction (system text and template): an item read from a
+        reply line equal to one is a copy (the instruction written again), whatever it splits into.
     """
 
     tuples: frozenset[tuple[str, ...]] = frozenset()
     labels: tuple[str, ...] = ()
     own_text: str = ""
+    lines: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, tuples: Iterable[Sequence[str]], labels: Iterable[str] = (), own_text: str = "") -> Shown:
+    def of(cls, tuples: Iterable[Sequence[str]], labels: Iterable[str] = (), own_text: str = "", *, lines: Iterable[str] = ()) -> Shown:
         """Make one from raw tuples (normalised here, with their three-element heads).
 
         Parameters
@@ -742,6 +748,8 @@ class Shown:
             Input-block labels (blank ones are dropped).
         own_text : str
             The item's own text.
+        lines : iterable of str
+            The prompt's instruction lines (blank ones are dropped).
 
         Returns
         -------
@@ -760,7 +768,8 @@ class Shown:
                 made.add(normal)
                 if len(normal) > 3:
                     made.add(normal[:3])
-        return cls(frozenset(made), tuple(label.strip() for label in labels if label.strip()), own_text)
+        return cls(frozenset(made), tuple(label.strip() for label in labels if label.strip()), own_text,
+                   frozenset(_norm(line) for line in lines if line.strip()))
 
     def copied(self, arguments: Sequence[str]) -> bool:
         """Whether ``arguments`` repeat a shown tuple that the item's own text does not support (rule 7).
@@ -850,10 +859,11 @@ def prompt_shown(prompt: Prompt, own_text: str = "") -> Shown:
     made = _SHOWN.get(prompt.digest)
     if made is None:
         blank = {name: "" for name in prompt.fields}
+        instruction = prompt.system + "\n" + prompt.user.format(**blank)
         tuples = tuples_in(prompt.system) + tuples_in(prompt.user.format(**blank))
         for demo in prompt.demonstrations:
             tuples += [e.arguments for e in parse_reply(demo.output, arity="nary").extractions]
-        made = _SHOWN[prompt.digest] = Shown.of(tuples, prompt.input_labels)
+        made = _SHOWN[prompt.digest] = Shown.of(tuples, prompt.input_labels, lines=instruction.splitlines())
     return replace(made, own_text=own_text)
 
 
@@ -867,6 +877,15 @@ def _regions(text: str) -> tuple[str, list[tuple[int, int]]]:
     return text, fences
 
 
+def _line_of(text: str, at: int) -> str:
+    """The line of ``text`` holding offset ``at``, without its list marker, normalised (a prompt line written again shows so)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start: len(text) if end < 0 else end]
+    marker = _MARKER.match(line)
+    return _norm(line[marker.end():] if marker else line)
+
+
 def _follow_up(text: str, labels: Sequence[str]) -> tuple[int, str]:
     """Where the first line that opens a new input block starts (after some other text; rule 2), and its label."""
     if not labels:
@@ -876,7 +895,7 @@ def _follow_up(text: str, labels: Sequence[str]) -> tuple[int, str]:
         line = match.group().strip()
         if not line:
             continue
-        label = next((x for x in labels if line.startswith(x)), None)
+        label = next((x for x in labels if line.casefold().startswith(x.casefold())), None)
         if label is not None and seen:
             return match.start(), label
         seen = True
@@ -1051,7 +1070,7 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
         cause = _judge(item, arity)
         if cause == "cut" and not finish_length:
             cause = "unclosed"  # the reply ends inside it, but not at max_tokens: the model wrote it so
-        if cause is None and shown.copied(item.elements or ()):
+        if cause is None and (shown.copied(item.elements or ()) or _line_of(cleaned, item.start) in shown.lines):
             cause = "copied"
         if cause is None:
             extractions.append(Extraction(tuple(item.elements or ()), (item.start, item.end)))
