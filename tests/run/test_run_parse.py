@@ -402,9 +402,10 @@ def test_a_line_of_the_instruction_written_again_is_never_an_extraction():
                           shown=prompt_shown(prompt, sentence))
         assert [e.arguments for e in got.extractions] == [("32.7 % of all households", "were made up of", "individuals")]
         assert [r.cause for r in got.rejected] == ["copied"]
-    # the same words inside a longer line of the model's own are read as they are
-    own = parse_reply(f"Note: {first}", arity="nary", shown=prompt_shown(prompt, sentence))
-    assert not any(r.cause == "copied" for r in own.rejected)
+    # a line of the model's own that only starts like one of the instruction's is read as it is
+    own = parse_reply("Write one tuple per line: (32.7 % of all households; were made up of; individuals)", arity="nary",
+                      shown=prompt_shown(prompt, sentence))
+    assert [e.arguments for e in own.extractions] == [("32.7 % of all households", "were made up of", "individuals")]
 
 
 def test_an_invented_block_is_cut_at_its_label_in_any_case():
@@ -417,3 +418,23 @@ def test_an_invented_block_is_cut_at_its_label_in_any_case():
     got = parse_reply(reply, finish_reason="length", shown=prompt_shown(prompt, "Cuba held elections."))
     assert [e.arguments for e in got.extractions] == [("Cuba", "held", "elections")]
     assert got.outcome == "ok" and "where the model began a new 'prompt:' block" in got.reason
+
+
+def test_a_placeholder_inside_prose_and_the_sentence_in_every_slot_are_copies():
+    """W4 P1/P2: '1. Extract all facts from the sentence (subject; relation; object; further objects).' was read as a
+    4-tuple of prose and placeholder words, and Subject:/Relation:/Object: each holding the whole sentence as a triple."""
+    from triplebench.benchmarks.carb.task import openie_prompt
+    from triplebench.harness.parse import prompt_shown
+
+    sentence = "He was the first president ."
+    shown = prompt_shown(openie_prompt(), sentence)
+    for reply in ("1. Extract all facts from the sentence (subject; relation; object; further objects).",
+                  "The sentence is a tuple (subject; relation; object; further objects ...).",
+                  f"Subject: {sentence}\nRelation: {sentence}\nObject: {sentence}"):
+        got = parse_reply(reply, arity="nary", shown=shown)
+        assert got.outcome == "unparsable" and [r.cause for r in got.rejected] == ["copied"], reply
+    for reply in ("(He; was; the first president)", "He; was; the first president", f"({sentence}; is; a sentence)"):
+        assert parse_reply(reply, arity="nary", shown=shown).outcome == "ok", reply
+    # one group of a line that copies leaves the others on the line as they are
+    got = parse_reply("(He; was; the first president), (Subject; relation; object)", arity="nary", shown=shown)
+    assert [e.arguments for e in got.extractions] == [("He", "was", "the first president")] and len(got.rejected) == 1

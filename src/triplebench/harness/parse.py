@@ -85,7 +85,10 @@ How `triplebench run` reads a model's reply (one reply per input item)
    signature; a shown tuple's first three elements count too) is rejected "copied from the
    prompt", unless the item's own text supports it (each argument other than the relation
    occurs in it). So is an item read from a line equal to a line of the prompt's instruction
-   (list marker, case and whitespace aside): the instruction written again is no extraction.
+   (list marker, case and whitespace aside): the instruction written again is no extraction;
+   an item whose text holds a group repeating a shown tuple (or its first three elements):
+   "Extract the facts (subject; relation; object; ...)."; and an item whose every element is
+   the item's whole input text.
    Rejected items are counted by cause and named in the reply's reason, never used.
 8. Outcome of each reply (kept verbatim with its outcome and reason):
      ok          at least one extraction
@@ -772,7 +775,7 @@ class Shown:
                    frozenset(_norm(line) for line in lines if line.strip()))
 
     def copied(self, arguments: Sequence[str]) -> bool:
-        """Whether ``arguments`` repeat a shown tuple that the item's own text does not support (rule 7).
+        """Whether ``arguments`` repeat a shown tuple that the item's own text does not support, or are that text in every slot (rule 7).
 
         Parameters
         ----------
@@ -785,10 +788,26 @@ class Shown:
             True for a copy.
         """
         normal = tuple(_norm(a) for a in arguments)
-        if normal not in self.tuples:
-            return False
         own = _norm(self.own_text)
+        if normal not in self.tuples:
+            return bool(own) and len(normal) > 1 and all(a == own for a in normal)
         return not all(a in own for number, a in enumerate(normal) if number != 1 and a)
+
+    def holds_copy(self, text: str) -> bool:
+        """Whether ``text`` (what an item was read from) holds a group that repeats a shown tuple, or its first three
+        elements (rule 7): a placeholder inside prose (``Extract the facts (subject; relation; object; ...).``).
+
+        Parameters
+        ----------
+        text : str
+            The item's span of the reply.
+
+        Returns
+        -------
+        bool
+            True when a group in it is a copy.
+        """
+        return bool(self.tuples) and any(self.copied(t) or self.copied(t[:3]) for t in tuples_in(text) if len(t) >= 3)
 
 
 def tuples_in(text: str) -> list[tuple[str, ...]]:
@@ -1070,7 +1089,8 @@ def parse_reply(text: str, *, arity: str = "triple", finish_reason: str | None =
         cause = _judge(item, arity)
         if cause == "cut" and not finish_length:
             cause = "unclosed"  # the reply ends inside it, but not at max_tokens: the model wrote it so
-        if cause is None and (shown.copied(item.elements or ()) or _line_of(cleaned, item.start) in shown.lines):
+        if cause is None and (shown.copied(item.elements or ()) or _line_of(cleaned, item.start) in shown.lines
+                              or shown.holds_copy(cleaned[item.start: item.end])):
             cause = "copied"
         if cause is None:
             extractions.append(Extraction(tuple(item.elements or ()), (item.start, item.end)))
