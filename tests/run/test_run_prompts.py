@@ -204,3 +204,14 @@ def test_the_prompts_stop_sequences_are_part_of_the_request_key():
     messages = [{"role": "user", "content": "x"}]
     assert request_key(identity, with_stop(messages, ())) == request_key(identity, messages)
     assert request_key(identity, with_stop(messages, ("\nSentence:",))) != request_key(identity, messages)
+
+
+@pytest.mark.data
+def test_genres_prompts_stop_at_the_next_prompt_in_either_case_and_at_their_instruction(built):
+    from triplebench.benchmarks.genres.task import extraction_prompt
+    from triplebench.location import DataLocation
+
+    for name in ("general_bag", "bio_bag"):
+        prompt = extraction_prompt(name, DataLocation.default())
+        assert prompt.version == "3" and prompt.stop[:2] == ("\nprompt:", "\nPrompt:")
+        assert prompt.stop[2:] == ("\n" + prompt.user.splitlines()[0].rstrip(),) and prompt.stop[2].startswith("\nGiven a prompt")

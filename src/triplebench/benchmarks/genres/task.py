@@ -56,16 +56,17 @@ def extraction_prompt(name: str, location: DataLocation) -> Prompt:
     Returns
     -------
     Prompt
-        Version ``3``: the template as the paper's runs sent it, and the stop sequences ``\\nprompt:`` and
-        the instruction's first line (every prompt's opening; version 2 stopped at ``\\nprompt:`` only).
+        Version ``3``: the template as the paper's runs sent it, and the stop sequences ``\\nprompt:``,
+        ``\\nPrompt:`` (how a small model began its invented blocks) and the instruction's first line
+        (every prompt's opening; version 2 stopped at ``\\nprompt:`` only).
     """
     from .judges import load_prompts
 
     template = load_prompts(location)[name]
     user = template.replace("{", "{{").replace("}", "}}").replace("$TEXT$", "{text}")
     # version 2: the stop sequence at the label of the next text, where a model that invents one begins it;
-    # version 3: the instruction's first line too (Prompt adds the template's opening), where an invented prompt begins
-    return Prompt(f"genres-{name}", "3", user, source=f"pat-jj/GenRES prompts/{name}.txt", stop=("\nprompt:",))
+    # version 3: 'Prompt:' (Gemma 3 270M wrote it so) and the instruction's first line (Prompt adds the template's opening)
+    return Prompt(f"genres-{name}", "3", user, source=f"pat-jj/GenRES prompts/{name}.txt", stop=("\nprompt:", "\nPrompt:"))
 
 
 class GenresTask(Task):
