@@ -17,7 +17,7 @@ import pytest
 
 import triplebench
 from triplebench.cache import _describe
-from triplebench.errors import TripleBenchWarning
+from triplebench.errors import InputError, TripleBenchWarning
 from triplebench.harness import run
 from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
@@ -114,21 +114,23 @@ def _rewrite(path: Path, **arrays) -> None:
 
 def test_a_damaged_entry_is_rebuilt_never_trusted(built, cache, scored):
     """A cut file is rebuilt; a file whose header proves bytes that are not a stored result (resamples of another
-    shape, a class outside triplebench) is rebuilt with a warning naming it; each time the result is the scored one."""
+    shape, a class outside triplebench, the fields in another array type) is rebuilt with a warning naming it; each
+    time the result is the scored one."""
     reference = _carb().to_dict()
     (stored,) = (cache / "published").glob("carb-*.npz")
     stored.write_bytes(stored.read_bytes()[:1000])
     assert _carb().to_dict() == reference and len(scored) == 2
     with np.load(stored, allow_pickle=False) as data:
-        fields = json.loads(str(data["result"]))
-    for damage in ({"resampled": np.zeros((10, 4))}, {"result": np.array(json.dumps({**fields, "class": "os:system"}))}):
+        fields = json.loads(data["result"].tobytes())
+    foreign = np.frombuffer(json.dumps({**fields, "class": "os:system"}).encode(), dtype=np.uint8)
+    for damage in ({"resampled": np.zeros((10, 4))}, {"result": foreign}, {"result": np.array(json.dumps(fields))}):
         _rewrite(stored, **damage)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert _carb().to_dict() == reference
         assert any(issubclass(w.category, TripleBenchWarning) and str(stored) in str(w.message)
                    and "does not have its value's shape" in str(w.message) for w in caught), damage
-    assert len(scored) == 4
+    assert len(scored) == 5
 
 
 def test_the_run_page_and_report_add_read_the_published_systems_back(built, cache, scored, tmp_path, monkeypatch):
@@ -151,9 +153,11 @@ def test_the_run_page_and_report_add_read_the_published_systems_back(built, cach
     assert pages() == first
 
 
-def test_genres_archived_runs_are_scored_once_per_set(built, cache, monkeypatch):
-    """The archived runs' TS of a set is computed once: a later call reads every run back, equal, without scoring."""
+def test_genres_archived_runs_are_scored_once_per_set(built, cache, monkeypatch, tmp_path):
+    """The archived runs' TS of a set is computed once: a later call reads every run back, equal, without scoring,
+    also when the run names its topic model (the same bytes elsewhere: the same entry)."""
     from triplebench.benchmarks.genres.report import published_systems
+    from triplebench.benchmarks.genres.topics import model_for
 
     location = DataLocation.default()
     first = published_systems({"dataset": "cdr"}, ["US"], location)
@@ -165,6 +169,10 @@ def test_genres_archived_runs_are_scored_once_per_set(built, cache, monkeypatch)
     again = published_systems({"dataset": "cdr"}, ["US"], location)
     assert {k: r.to_dict() for k, r in again.items()} == {k: r.to_dict() for k, r in first.items()}
     assert all(set(r.scores) == {"TS"} for r in again.values())
+    named = shutil.copy(model_for("cdr", location), tmp_path / "cdr-model.npz")
+    assert published_systems({"dataset": "cdr", "topic_model": str(named)}, ["US"], location).keys() == first.keys()
+    with pytest.raises(InputError, match="no such LDA topic model"):
+        published_systems({"dataset": "cdr", "topic_model": str(tmp_path / "missing.npz")}, ["US"], location)
 
 
 def test_text2kg_baselines_beside_a_run_are_read_by_the_runs_rule(built, cache):

@@ -8,7 +8,7 @@ each of the ``resamples`` resamples of ``seed`` (a float64 matrix) in one ``.npz
 :func:`triplebench.cache.verified_arrays`: never a pickle, keyed by the caller's identity (benchmark,
 system, gold selection, scorer options, confidence treatment, resamples, seed), the SHA-256 of the data
 files it was computed from and of triplebench's code, and trusted only when its header proves its bytes
-and its value passes :func:`_whole` (a damaged or foreign entry is rebuilt, with a warning when its
+and its value passes :func:`_loaded` (a damaged or foreign entry is rebuilt, with a warning when its
 bytes are proven but its shape is not).
 
 The result read back carries :class:`Replayed` units: the stored matrix answers the resamples it was
@@ -34,7 +34,7 @@ from ..scoring.result import Coverage, Result
 from ..scoring.units import UnitStatistics
 
 #: the layout of a stored result (bump when it changes)
-LAYOUT = 1
+LAYOUT = 2
 
 
 #: the code a published system's stored result follows from (relative to the package; the harness, the CLI and
@@ -155,12 +155,16 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not stored")
 
 
-def _fields(result: Result) -> str:
-    """A result's fields but ``intervals`` and ``units`` as JSON (non-finite floats kept), its class by name."""
-    return json.dumps({"class": f"{type(result).__module__}:{type(result).__qualname__}", "benchmark": result.benchmark,
-                       "signature": result.signature, "scores": result.scores, "counts": result.counts,
-                       "coverage": {k: v.to_dict() for k, v in result.coverage.items()}, "warnings": result.warnings,
-                       "details": result.details}, default=_encode, ensure_ascii=False)
+def _stored(result: Result) -> np.ndarray:
+    """A result's fields but ``intervals`` (non-finite floats kept), its class by name and its units' ids and
+    metrics, as the UTF-8 bytes of one JSON object (a uint8 array)."""
+    units = result.units
+    value = {"class": f"{type(result).__module__}:{type(result).__qualname__}", "benchmark": result.benchmark,
+             "signature": result.signature, "scores": result.scores, "counts": result.counts,
+             "coverage": {k: v.to_dict() for k, v in result.coverage.items()}, "warnings": result.warnings,
+             "details": result.details,
+             "units": None if units is None else {"unit": units.unit, "ids": list(units.ids), "metrics": list(units.metrics)}}
+    return np.frombuffer(json.dumps(value, default=_encode, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
 
 
 def _result_class(name: str) -> type[Result]:
@@ -173,14 +177,25 @@ def _result_class(name: str) -> type[Result]:
     return found
 
 
-def _whole(arrays: Mapping[str, np.ndarray], resamples: int) -> bool:
-    """Whether loaded arrays are a stored result of this layout: fields that load, units of one shape."""
-    fields = json.loads(str(arrays["result"]))
-    _result_class(fields["class"])
-    ids, metrics, resampled = arrays["ids"], arrays["metrics"], arrays["resampled"]
-    shape = (resamples, metrics.size) if str(arrays["unit"]) else (0, 0)  # a result without units stores none
-    return (isinstance(fields["scores"], dict) and ids.ndim == 1 and metrics.ndim == 1 and resampled.dtype == np.float64
-            and resampled.shape == shape and bool(str(arrays["unit"])) == bool(ids.size))
+def _loaded(arrays: Mapping[str, np.ndarray], resamples: int) -> dict[str, Any]:
+    """The stored value of loaded arrays: its fields, class and units.
+
+    Raises
+    ------
+    ValueError
+        They are not a stored result of this layout (fields that do not load, units or resamples of another shape).
+    """
+    stored, resampled = arrays["result"], arrays["resampled"]
+    if stored.dtype != np.uint8 or stored.ndim != 1 or resampled.dtype != np.float64:
+        raise ValueError("not a stored result's arrays")
+    value = json.loads(stored.tobytes().decode("utf-8"))
+    value["class"] = _result_class(value["class"])
+    units = value["units"]
+    shape = (0, 0) if units is None else (resamples, len(units["metrics"]))  # a result without units stores none
+    if not isinstance(value["scores"], dict) or resampled.shape != shape or (units is not None and not (
+            isinstance(units["unit"], str) and units["ids"] and all(isinstance(x, str) for x in units["ids"] + units["metrics"]))):
+        raise ValueError("not a stored result")
+    return value
 
 
 def stored_result(benchmark: str, identity: Mapping[str, Any], compute: Callable[[], Result], *,
@@ -208,39 +223,44 @@ def stored_result(benchmark: str, identity: Mapping[str, Any], compute: Callable
         Equal to ``compute()`` with intervals of ``resamples`` resamples of ``seed`` at ``level``; its units a
         :class:`Replayed` (None when the system has no units).
     """
+    from ..scoring.significance import percentile_interval
     from . import verified_arrays
 
     built: list[Result] = []
+    read: list[dict[str, Any]] = []
 
     def build() -> dict[str, np.ndarray]:
         result = compute()
         built.append(result)
         units = result.units
-        resampled = np.zeros((0, len(units.metrics) if units is not None else 0))
-        if units is not None and resamples:
-            resampled = np.asarray(units.evaluate(canonical_resamples(len(units.ids), resamples, seed)), dtype=np.float64)
-        return {"result": np.array(_fields(result)), "unit": np.array(units.unit if units is not None else ""),
-                "ids": np.array(units.ids if units is not None else [], dtype=str),
-                "metrics": np.array(units.metrics if units is not None else [], dtype=str), "resampled": resampled}
+        resampled = np.zeros((0, 0))
+        if units is not None:
+            resampled = np.zeros((0, len(units.metrics)))
+            if resamples:
+                resampled = np.asarray(units.evaluate(canonical_resamples(len(units.ids), resamples, seed)), dtype=np.float64)
+        return {"result": _stored(result), "resampled": resampled}
+
+    def check(arrays: Mapping[str, np.ndarray]) -> bool:
+        read[:] = [_loaded(arrays, resamples)]
+        return True
 
     key = {**identity, "benchmark": benchmark, "resamples": resamples, "seed": seed, "code": code_digest()}
-    arrays = verified_arrays(f"published/{benchmark}", [], key, build, LAYOUT, lambda a: _whole(a, resamples))
+    arrays = verified_arrays(f"published/{benchmark}", [], key, build, LAYOUT, check)
     if built:
-        result = built[0]
+        result, units = built[0], built[0].units
+        live = lambda: units  # noqa: E731 - the units scored here answer every other resample
+        stored = None if units is None else {"unit": units.unit, "ids": units.ids, "metrics": units.metrics}
     else:
-        fields = json.loads(str(arrays["result"]))
-        cls = _result_class(fields.pop("class"))
-        fields["coverage"] = {k: Coverage(**v) for k, v in fields["coverage"].items()}
-        result = cls(**fields)
-    if str(arrays["unit"]):
-        live = (lambda: built[0].units) if built else (lambda: compute().units)
-        result.units = Replayed(str(arrays["unit"]), arrays["ids"].tolist(), arrays["metrics"].tolist(),
-                                arrays["resampled"], seed, live)
+        value = read[-1]
+        cls, stored = value.pop("class"), value.pop("units")
+        value["coverage"] = {k: Coverage(**v) for k, v in value["coverage"].items()}
+        result = cls(**value)
+        live = lambda: compute().units  # noqa: E731 - scored again only for resamples not stored
+    if stored is not None:
+        result.units = Replayed(stored["unit"], stored["ids"], stored["metrics"], arrays["resampled"], seed, live)
         if resamples:
-            from ..scoring.significance import percentile_interval
-
-            result.intervals = {m: percentile_interval(arrays["resampled"][:, i], level, seed, result.units.unit)
-                                for i, m in enumerate(result.units.metrics)}
+            result.intervals = {m: percentile_interval(arrays["resampled"][:, i], level, seed, stored["unit"])
+                                for i, m in enumerate(stored["metrics"])}
     return result
 
 

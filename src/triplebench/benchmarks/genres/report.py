@@ -417,7 +417,7 @@ def index_part(folders: dict[str, Path], settings: dict[str, Any], significance:
 
 #: what the run page says of the archived runs beside a run (:func:`triplebench.reports.standing.published_note`)
 PUBLISHED_NOTE = ("The published systems are the paper's archived model runs of this set. TS is computed for them and for the run "
-                  "alike (the set's LDA model). Their FS and GS are the paper judge's archived verdicts "
+                  "alike (the same LDA model: the run's --topic-model, else the set's). Their FS and GS are the paper judge's archived verdicts "
                   "(GPT-3.5-Turbo-Instruct): a run's FS and GS are the same quantity only when its judge, named in its "
                   "signature, is that model.")
 
@@ -433,7 +433,8 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     Parameters
     ----------
     options : dict
-        The run task's scorer options (``dataset``: the set).
+        The run task's scorer options (``dataset``: the set; ``topic_model``: the run's, which TS of the
+        archived runs uses too).
     scores : list of str
         The scores the run has: FS and GS (a run given a judge) are reproduced from the archived
         verdicts; TS always (the run's own TS is computed from its predictions for the page).
@@ -456,8 +457,9 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     from ...cache import file_digest
     from ...cache.results import data_digests, stored_result
     from . import score
+    from .backends import topic_model_path
     from .reproduce import archive_table
-    from .topics import TopicModel, model_for
+    from .topics import TopicModel
 
     table = archive_table("predictions", location)
     table = table.filter(pc.and_(pc.equal(table["set"], options["dataset"]), pc.equal(table["sample"], SETS[options["dataset"]][0])))
@@ -465,7 +467,7 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     for row in table.select(["model", "seed"]).to_pylist():
         runs[row["model"]] = min(runs.get(row["model"], row["seed"]), row["seed"])
     wanted = ",".join(["TS", *(s for s in ("FS", "GS") if s in scores)])
-    model_file = model_for(options["dataset"], location)
+    model_file = topic_model_path({"topic_model": options.get("topic_model")}, options["dataset"], location)  # the run's
     topics = cache(lambda: TopicModel.load(model_file))  # loaded once, and only when a run is not stored
     folder = location.parquet(NAME, "predictions", "test").parents[2]
     known = {"set": options["dataset"], "scores": wanted, "topic_model": file_digest(model_file), "data": data_digests(folder)}
