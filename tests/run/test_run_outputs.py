@@ -160,7 +160,7 @@ def test_the_command(tmp_path, capsys):
         assert len(server.received) == 6
     out = capsys.readouterr().out
     assert status == status_again == 0
-    assert "toy/a: precision 1.0000  recall 1.0000  f1 1.0000" in out and "replies: 6 of 6 parsed (6 ok" in out
+    assert "toy/a: precision 1.0000  recall 1.0000  f1 1.0000" in out and "replies: 6 items: 6 with extractions; 6 extractions kept" in out
     assert "confidence: log-probabilities" in out and "signature: toy|set:toy/a|model:chat:toy-model|prompt:toy@1#" in out
 
 

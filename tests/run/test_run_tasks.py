@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from types import SimpleNamespace
 
 import pytest
 from run_servers import ModelServer, replay
@@ -160,8 +161,6 @@ def test_log_probabilities_asked_for_and_not_returned_are_named(tmp_path):
     ("toy", {"precision": 1.0, "loss": 0.5}, "precision 1.0000"),  # not in the registry, no F1: its first score
 ])
 def test_the_closing_row_shows_the_benchmarks_headline_score(name, scores, shown):
-    from types import SimpleNamespace
-
     replies = {"items": 3, "ok": 0, "empty": 0, "truncated": 3, "unparsable": 0, "failed": 0}
     outcome = TaskResult("x/y", name, "sig", SimpleNamespace(scores=scores), replies, {"kept": 4})
     assert command._summary(outcome).split() == ["x/y", "scored", *shown.split(), "(3", "items:", "3", "truncated;", "4", "extractions",
@@ -177,3 +176,11 @@ def test_a_refused_row_counts_every_outcome_and_keeps_the_reason_whole():
     assert head.split() == ["robust/test", "refused", "(5", "items:", "1", "with", "extractions,", "1", "truncated,", "1", "empty,", "1",
                             "unparsable,", "1", "failed;", "1", "extraction", "kept):"]
     assert " ".join(line.strip() for line in lines) == " ".join(reason.split()) and len(lines) > 1
+
+
+def test_the_task_lines_say_what_was_read_and_why_items_were_rejected(capsys):
+    replies = {"items": 3, "ok": 1, "empty": 0, "truncated": 2, "unparsable": 0, "failed": 0}
+    extractions = {"kept": 4, "rejected": {"copied": 3, "too_few": 1}}
+    command._report({"x/y": TaskResult("x/y", "carb", "sig", SimpleNamespace(scores={"f1": 0.5}), replies, extractions)})
+    assert "  replies: 3 items: 1 with extractions, 2 truncated; 4 extractions kept; items rejected: 3 copied from the prompt, " \
+           "1 too few elements; confidence: constant\n" in capsys.readouterr().out

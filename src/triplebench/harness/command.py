@@ -177,16 +177,17 @@ def _summary(outcome: TaskResult) -> str:
 
 def _report(results: dict[str, TaskResult]) -> None:
     """Each task's scores, reply counts, warnings and signature, then the table of what was scored and refused."""
+    from .parse import CAUSES
+
     for outcome in results.values():
-        replies = outcome.replies
         if outcome.scored:
             scores = "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in outcome.result.scores.items())
             print(f"{outcome.task}: {scores}")
         else:
             print(f"{outcome.task}: refused: {outcome.reason}")
-        print(f"  replies: {replies['ok'] + replies['empty']:,} of {replies['items']:,} parsed ({replies['ok']:,} ok, "
-              f"{replies['empty']:,} empty, {replies['truncated']:,} truncated, {replies['unparsable']:,} unparsable, "
-              f"{replies['failed']:,} failed); confidence: {outcome.confidence}")
+        rejected = outcome.extractions.get("rejected") or {}
+        causes = ", ".join(f"{n:,} {CAUSES.get(cause, cause)}" for cause, n in rejected.items())
+        print(f"  replies: {_read(outcome)}" + (f"; items rejected: {causes}" if causes else "") + f"; confidence: {outcome.confidence}")
         for warning in outcome.warnings:
             print(f"  warning: {warning}")
         if outcome.signature:
