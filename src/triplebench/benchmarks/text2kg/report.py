@@ -10,6 +10,9 @@ the ``published`` config (as printed, ``%.2f``), prints a table and writes into 
   were reproduced (``published``: compared, equal, the differing ones);
 * ``hallucination.csv`` (DVC plots): split, system, ontology, metric (``sub_halluc``,
   ``rel_halluc``, ``obj_halluc``), value.
+
+Beside a ``triplebench run`` (its page), the baselines are read otherwise: their committed replies through the
+run's task parser, as a run's replies are (:func:`published_systems`); upstream's reading stays this stage's.
 """
 
 from __future__ import annotations
