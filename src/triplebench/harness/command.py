@@ -52,7 +52,12 @@ def _names(value: str) -> list[str]:
 
 def _batch_size(value: str) -> int | str:
     """``--batch-size``: ``auto`` or an integer (the adapter checks its range)."""
-    return value if value == "auto" else int(value)
+    if value == "auto":
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1 or auto, got {value!r}") from None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
