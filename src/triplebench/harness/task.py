@@ -4,6 +4,7 @@ A benchmark's folder implements it (its inputs, prompt, parse mode, prediction r
 file writer and scorer call); the harness names no benchmark. The flow for one task::
 
     items = task.inputs()                          # Item(id, text, fields)
+    items, why = task.sample(items, limit)         # with --limit: the sample, decided before anything is asked
     reply per item  <- model(task.prompt rendered)
     parsed per item <- parse_reply(reply, arity=task.arity)  (confidence filled in)
     records = task.predictions(items, parsed)      # the scorer's input records
