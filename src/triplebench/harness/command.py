@@ -110,7 +110,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     flow.add_argument("--emit-batch", metavar="FILE", help="write the uncached requests as batch JSONL and stop")
     flow.add_argument("--from-batch", metavar="FILE", help="read the replies from a batch output JSONL")
     flow.add_argument("--limit", type=int, help="only the first N items of each task, a sample scored against their gold (a task that "
-                      "scores whole units takes the rest of the last one: ROBUST's cliques)")
+                      "scores whole units, such as cliques of paraphrases, takes the rest of the last one it starts)")
     flow.add_argument("--quiet", action="store_true", help="no progress line")
     flow.add_argument("--eval-results", metavar="DIR",
                       help="also write DIR/.eval_results/<benchmark>.yaml, the Hub's Eval Results (DIR: the model repo's folder)")
