@@ -100,11 +100,13 @@ def weights(python: str) -> Path:
     return Path(done.stdout.strip().splitlines()[-1])
 
 
-def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on now."""
+def check_free(port: int) -> None:
+    """Exit 2 when something listens on ``port`` of the loopback interface already."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            fail(f"port {port} is taken: pass another with --port")
 
 
 def start(server: str, python: str, model: str, port: int, log: Path, wait: float) -> subprocess.Popen:
@@ -205,6 +207,8 @@ def main() -> int:
     parser.add_argument("--tasks", help="comma-separated tasks (default: every task)")
     parser.add_argument("--out", type=Path, default=Path(f"/tmp/triplebench-real-model-{time.strftime('%Y%m%d-%H%M%S')}"))
     parser.add_argument("--cache", type=Path, help="the reply cache (default: OUT/replies.sqlite)")
+    parser.add_argument("--port", type=int, default=8089, help="the server's port (default 8089; a request's cache key "
+                        "holds the server's URL, so a rerun on the same port with --cache asks nothing again)")
     parser.add_argument("--hf-dir", type=Path, default=Path.home() / ".cache" / "triplebench" / "gemma-3-270m-hf",
                         help="transformers serve: the dequantized model folder (written once)")
     parser.add_argument("--wait", type=float, default=300, help="seconds to wait for the server to answer")
@@ -224,7 +228,8 @@ def main() -> int:
         wanted = args.tasks.split(",")
         tasks = [(name, shots) for name, shots in tasks if name in wanted or name.split("/")[0] in wanted]
     args.out.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    port = args.port
+    check_free(port)
     print(f"{server} ({python}) serving {gguf} as {model} on port {port}; {load_average()}", flush=True)
     process = start(server, python, str(gguf) if server == "llama-cpp" else model, port, args.out / "server.log", args.wait)
     rows = []
