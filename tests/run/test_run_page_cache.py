@@ -96,7 +96,7 @@ def test_every_part_of_the_key_is_a_new_entry(built, cache, scored, tmp_path, mo
         card.write("\n")
     _carb(location=copy)
     assert len(scored) == 5
-    monkeypatch.setattr("triplebench.cache.results.code_digest", lambda: "other code")
+    monkeypatch.setattr("triplebench.scoring.stored.code_digest", lambda: "other code")
     _carb()
     assert len(scored) == 6
 

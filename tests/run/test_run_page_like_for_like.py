@@ -17,8 +17,8 @@ from triplebench.harness import run
 from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
 from triplebench.reports.run_page import write_run_page
+from triplebench.reports.significance import levelled_records as levelled
 from triplebench.reports.significance import systems
-from triplebench.reports.standing import levelled
 from triplebench.reports.yours import write_page
 
 pytestmark = pytest.mark.data

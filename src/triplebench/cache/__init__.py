@@ -11,7 +11,7 @@ Every cache of triplebench that is derived from gold data goes through here:
 * :class:`~.shards.ShardStore` keeps per-string values (GenRES's element vectors and
   token counts) in append-only shards, each proving its producer and its bytes, so an
   addition costs its own size;
-* :func:`~.results.stored_result` keeps a published system's scored result and its scores on
+* :func:`triplebench.scoring.stored.stored_result` keeps a published system's scored result and its scores on
   a page's bootstrap resamples (through :func:`verified_arrays`), so the pages that set a model
   beside the published systems score and resample them once.
 

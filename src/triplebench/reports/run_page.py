@@ -75,10 +75,10 @@ def write_run_page(folder: str | Path, tasks: Sequence[Task], results: Mapping[s
         The folder has no run manifest.
     """
     from .._version import __version__
-    from ..cache.results import remembered
     from ..location import DataLocation
     from ..registry import entry
     from ..scoring.significance import with_intervals
+    from ..scoring.stored import remembered
     from .html import page
     from .run_sections import headline, run_facts, standing_section
     from .standing import RANKING, ranked_scores, standing

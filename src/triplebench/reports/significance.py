@@ -37,6 +37,26 @@ class Published:
     comparisons: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
+def levelled_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copies of prediction records with every confidence set to 1.0 (every extraction kept at one threshold).
+
+    Examples
+    --------
+    >>> levelled_records([{"sentence": "s", "extractions": [{"predicate": "p", "confidence": 0.2}]}])
+    [{'sentence': 's', 'extractions': [{'predicate': 'p', 'confidence': 1.0}]}]
+    """
+    out = []
+    for row in records:
+        row = dict(row)
+        if "confidence" in row:
+            row["confidence"] = 1.0
+        if isinstance(row.get("extractions"), list):
+            row["extractions"] = [{**e, "confidence": 1.0} if isinstance(e, dict) and "confidence" in e else e
+                                  for e in row["extractions"]]
+        out.append(row)
+    return out
+
+
 def systems(benchmark: str, split: str, location: DataLocation | None = None) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(system, gold group) -> its prediction records from the built ``systems`` config.
 
@@ -98,22 +118,21 @@ def system_result(benchmark: str, system: str, group: str, selectors: dict[str, 
     resamples, seed, level : int, int, float
         The bootstrap of the intervals and of the paired tests (0 resamples: none).
     levelled : bool
-        Score it with every confidence set equal (:func:`triplebench.reports.standing.levelled`).
+        Score it with every confidence set equal (:func:`levelled_records`).
 
     Returns
     -------
     Result
         As :func:`triplebench.score` with ``bootstrap=resamples`` gives it; its units answer the stored resamples
-        without scoring again (:func:`triplebench.cache.results.stored_result`).
+        without scoring again (:func:`triplebench.scoring.stored.stored_result`).
     """
     import triplebench
 
-    from ..cache.results import data_digests, stored_result
-    from .standing import levelled as level_all
+    from ..scoring.stored import data_digests, stored_result
 
     def compute() -> Any:
         records = systems(benchmark, split, location)[system, group]
-        return triplebench.score(benchmark, level_all(records) if levelled else records, **selectors)
+        return triplebench.score(benchmark, levelled_records(records) if levelled else records, **selectors)
 
     folder = location.parquet(benchmark, "systems", split).parents[2]
     options = {k: v for k, v in selectors.items() if k not in ("data", "data_version")}
@@ -150,9 +169,9 @@ def published(benchmark: str, *, split: str = "test", resamples: int, seed: int,
     """
     import triplebench
 
-    from ..cache.results import remembered
     from ..errors import InputError
     from ..registry import entry
+    from ..scoring.stored import remembered
 
     out = Published(benchmark)
     takes = entry(benchmark).selectors

@@ -7,7 +7,7 @@ data (:func:`standing`):
   (a ``text2kg/unseen`` run meets the unseen-split baselines, never the test split's);
 * the same operating point: when the model gave no confidences (``constant``), a score that ranks
   extractions by confidence (an AUC; the task's ``ranked_scores``) is neither shown nor tested, and
-  the published systems are scored with every confidence set equal (:func:`levelled`), so their
+  the published systems are scored with every confidence set equal (:func:`triplebench.reports.significance.levelled_records`), so their
   precision, recall and F1 are those of every extraction kept, as the run's are. With
   log-probabilities (or a callable's own confidences) both sides keep the reference definition
   (best-threshold F1, AUC);
@@ -97,26 +97,6 @@ def ranked_scores(task: Task, scores: Mapping[str, Any]) -> set[str]:
     return {name for name in scores if "auc" in re.split(r"[^a-z0-9]+", name.lower())}
 
 
-def levelled(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Copies of prediction records with every confidence set to 1.0 (every extraction kept at one threshold).
-
-    Examples
-    --------
-    >>> levelled([{"sentence": "s", "extractions": [{"predicate": "p", "confidence": 0.2}]}])
-    [{'sentence': 's', 'extractions': [{'predicate': 'p', 'confidence': 1.0}]}]
-    """
-    out = []
-    for row in records:
-        row = dict(row)
-        if "confidence" in row:
-            row["confidence"] = 1.0
-        if isinstance(row.get("extractions"), list):
-            row["extractions"] = [{**e, "confidence": 1.0} if isinstance(e, dict) and "confidence" in e else e
-                                  for e in row["extractions"]]
-        out.append(row)
-    return out
-
-
 def published_note(benchmark: str) -> str | None:
     """What a benchmark's report module says of its published systems beside a run (its ``PUBLISHED_NOTE``), if anything."""
     return getattr(importlib.import_module(f"triplebench.benchmarks.{benchmark}.report"), "PUBLISHED_NOTE", None)
@@ -137,7 +117,7 @@ def published_systems(benchmark: str, options: Mapping[str, Any], scores: list[s
     location : DataLocation
         Where the published systems are read from.
     level : bool
-        Score them with every confidence set equal (:func:`levelled`).
+        Score them with every confidence set equal (:func:`triplebench.reports.significance.levelled_records`).
     resamples, seed, confidence_level : int, int, float
         The bootstrap of the paired tests and the intervals: each system's scores on those resamples are stored
         with it (:func:`triplebench.reports.significance.system_result`; 0: none).
@@ -197,9 +177,9 @@ def standing(task: Task, outcome: TaskResult, entry: Mapping[str, Any], location
     """
     import triplebench
 
-    from ..cache.results import remembered
     from ..errors import InputError
     from ..registry import entry as spec_of
+    from ..scoring.stored import remembered
     from ..signature import without
 
     spec = spec_of(task.benchmark)

@@ -53,7 +53,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("phi", "float", None, "US/CS similarity threshold [default: 0.95 openai, 0.65 minilm]",
            minimum=0.0, maximum=1.0),
     Option("combine", "choice", "sum", "triple embedding from its elements' (paper: sum)", choices=("sum", "concat")),
-    Option("topic_model", "path", None, "LDA topic model .npz for TS [default: the set's own, trained once from the corpora config into the per-user cache]"),
+    Option("topic_model", "path", None, "LDA topic model .npz for TS [default: the set's own, trained once from the "
+           "corpora config into the per-user cache]"),
     Option("gs_rule", "choice", "paper", "GS counting: the paper's printed column or the repository's older table",
            choices=("paper", "legacy")),
     Option("strict", "bool", False, "refuse triples that are not three non-empty strings (default: the "

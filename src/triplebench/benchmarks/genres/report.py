@@ -428,7 +428,7 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     (:func:`triplebench.reports.standing.published_systems`).
 
     Each run's scores are computed once per set, topic model, scores asked and data, and kept in the per-user
-    cache (:func:`triplebench.cache.results.stored_result`): a later page computes only the model's TS.
+    cache (:func:`triplebench.scoring.stored.stored_result`): a later page computes only the model's TS.
 
     Parameters
     ----------
@@ -455,8 +455,8 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     import pyarrow.compute as pc
 
     from ...cache import file_digest
-    from ...cache.results import data_digests, stored_result
-    from . import score
+    from ...registry import load
+    from ...scoring.stored import data_digests, stored_result
     from .backends import topic_model_path
     from .reproduce import archive_table
     from .topics import TopicModel
@@ -475,7 +475,7 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     def archived(model: str, run_seed: int) -> Any:
         run = f"{options['dataset']}/{model}/{run_seed}"
         return stored_result(NAME, {**known, "archived_run": run},
-                             lambda: score(None, archived_run=run, scores=wanted, topic_model=topics(), **location.as_options()),
+                             lambda: load("genres").score(None, archived_run=run, scores=wanted, topic_model=topics(), **location.as_options()),
                              resamples=0, seed=0, level=level)
 
     return {(model if run_seed == 1 else f"{model}/{run_seed}"): archived(model, run_seed) for model, run_seed in runs.items()}

@@ -273,17 +273,17 @@ def published_systems(options: Mapping[str, Any], scores: list[str], location: D
         Where the committed replies, the prompts and the gold are read from.
     resamples, seed, level : int, int, float
         The bootstrap of the paired tests: each baseline's scores on those resamples are stored with it in the
-        per-user cache (:func:`triplebench.cache.results.stored_result`), keyed by the data read.
+        per-user cache (:func:`triplebench.scoring.stored.stored_result`), keyed by the data read.
 
     Returns
     -------
     dict
         Baseline -> its result on the split's gold; empty when the split has no committed replies.
     """
-    from ...cache.results import data_digests, stored_result
     from ...harness import Item
+    from ...registry import load
     from ...reports.significance import system_groups, systems
-    from . import score
+    from ...scoring.stored import data_digests, stored_result
     from .task import Text2KGTask
 
     split = options.get("split", "test")
@@ -296,7 +296,7 @@ def published_systems(options: Mapping[str, Any], scores: list[str], location: D
         records = [{**row, "triples": None if row["response"] is None else
                     [list(e.arguments) for e in task.parse(row["response"], "stop", Item(row["id"], prompts[row["id"]])).extractions]}
                    for row in systems(NAME, split, location)[system, split]]
-        return score(records, split=split, **location.as_options())
+        return load(NAME).score(records, split=split, **location.as_options())
 
     folder = location.parquet(NAME, "systems", split).parents[2]
     return {system: stored_result(NAME, {"system": system, "split": split, "reading": "run", "data": data_digests(folder)},

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ..scoring.result import Coverage, Result
-from ..scoring.units import UnitStatistics
+from .result import Coverage, Result
+from .units import UnitStatistics
 
 #: the layout of a stored result (bump when it changes)
 LAYOUT = 2
@@ -58,7 +58,7 @@ def code_digest() -> str:
 @lru_cache(maxsize=4)
 def canonical_resamples(n_units: int, resamples: int, seed: int) -> np.ndarray:
     """:func:`~triplebench.scoring.significance.resample_indices` of ``(n_units, resamples, seed)``, kept read-only."""
-    from ..scoring.significance import resample_indices
+    from .significance import resample_indices
 
     samples = resample_indices(n_units, resamples, seed)
     samples.setflags(write=False)
@@ -223,8 +223,8 @@ def stored_result(benchmark: str, identity: Mapping[str, Any], compute: Callable
         Equal to ``compute()`` with intervals of ``resamples`` resamples of ``seed`` at ``level``; its units a
         :class:`Replayed` (None when the system has no units).
     """
-    from ..scoring.significance import percentile_interval
-    from . import verified_arrays
+    from ..cache import verified_arrays
+    from .significance import percentile_interval
 
     built: list[Result] = []
     read: list[dict[str, Any]] = []
@@ -270,7 +270,7 @@ _DIGESTS: dict[tuple[str, int, int], str] = {}
 def data_digests(folder: Path) -> dict[str, str]:
     """The SHA-256 of the files of a built benchmark folder a stored result depends on (its card and every parquet
     file), by name; a file is read again when its size or modification time changed."""
-    from . import file_digest
+    from ..cache import file_digest
 
     out = {}
     for path in sorted([*folder.glob("data/*/*.parquet"), *folder.glob("README.md")]):
