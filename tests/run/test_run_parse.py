@@ -238,6 +238,15 @@ def test_no_confidence_when_the_tokens_do_not_spell_the_reply():
     assert span_confidence([("(a; b; c)", float("-inf"))], [(0, 9)], (0, 9)) is None
 
 
+def test_tokens_past_the_reply_are_the_stop_sequence_a_server_cut_off():
+    # llama_cpp.server (seen with Gemma 3 270M): the text ends before the stop sequence, its log-probabilities do not
+    text = "(Paris; was the capital of; France)\n"
+    tokens = [("(Paris;", -0.5), (" was the capital of;", -0.25), (" France)", -0.75), ("\n\n", -0.1), ("Sentence", -2.0), (":", -0.1)]
+    only = with_confidence(parse_reply(text, arity="nary"), text, tokens).extractions[0]
+    assert only.confidence == pytest.approx(math.exp(-(0.5 + 0.25 + 0.75) / 3))  # the span ends before the newline
+    assert token_offsets(text, [("(Paris; was", -0.1), (" the", -0.1)]) is None  # tokens that stop short of the text still refuse
+
+
 # -- any text gets an outcome ----------------------------------------------------------------------
 
 PIECES = st.sampled_from(['(', ')', '[', ']', '{', '}', '"', "'", ";", ",", "|", "\t", "\n", " ", "a", "b c", "1.", "- ", "```",

@@ -5,8 +5,9 @@ included) are found by laying the tokens' texts end to end over the reply; the c
 ``exp(mean(logprob))`` over them, the geometric mean of their probabilities, in ``(0, 1]``.
 
 It is unknown (None) when the reply has no log-probabilities (the server gives none, or they
-were not asked for), when the tokens' texts do not concatenate to the reply exactly (a server
-that strips or rewrites text), when a token in the span has no log-probability, or for
+were not asked for), when the tokens' texts do not spell the reply from its start (a server
+that strips or rewrites text; tokens past the reply's end are allowed: llama.cpp's server reports the
+tokens of the stop sequence it cut off the text), when a token in the span has no log-probability, or for
 extractions a callable returned. A task then receives
 :data:`~triplebench.harness.task.CONSTANT_CONFIDENCE` instead, and its result says that a
 precision-recall curve and its AUC are not meaningful (precision, recall and F1 are).
@@ -22,7 +23,7 @@ from .parse import Parsed
 
 
 def token_offsets(text: str, tokens: Sequence[tuple[str, float]]) -> list[tuple[int, int]] | None:
-    """Return each token's ``(start, end)`` in ``text``, or None when the tokens do not spell it.
+    """Return each token's ``(start, end)`` in ``text``, or None when the tokens do not spell it from its start.
 
     Parameters
     ----------
@@ -34,7 +35,8 @@ def token_offsets(text: str, tokens: Sequence[tuple[str, float]]) -> list[tuple[
     Returns
     -------
     list of (int, int) or None
-        Character offsets per token; None when ``"".join(texts) != text``.
+        Character offsets per token; None when ``"".join(texts)`` does not start with ``text`` (tokens
+        past its end, such as a stop sequence a server cut from the text, lie beyond ``len(text)``).
 
     Examples
     --------
@@ -42,12 +44,14 @@ def token_offsets(text: str, tokens: Sequence[tuple[str, float]]) -> list[tuple[
     [(0, 2), (2, 3), (3, 6)]
     >>> token_offsets("(a; b)", [("(a", -0.1)]) is None
     True
+    >>> token_offsets("(a; b)\\n", [("(a; b)", -0.1), ("\\n\\n", -0.2), ("Sentence", -0.3)])  # the stop's tokens after the text
+    [(0, 6), (6, 8), (8, 16)]
     """
     offsets, at = [], 0
     for piece, _ in tokens:
         offsets.append((at, at + len(piece)))
         at += len(piece)
-    if at != len(text) or "".join(piece for piece, _ in tokens) != text:
+    if at < len(text) or not "".join(piece for piece, _ in tokens).startswith(text):
         return None
     return offsets
 

@@ -296,7 +296,8 @@ class _Scoring:
             result.warnings.append(
                 f"no extraction has a confidence from the model (each gets {CONSTANT_CONFIDENCE}): {', '.join(ranked)} rank "
                 "extractions by confidence, so they are not reported (None); precision, recall and F1 are those of all "
-                "extractions; ask for token log-probabilities (--logprobs) to have them")
+                "extractions; " + ("the token log-probabilities asked for (--logprobs) did not come back or do not spell the "
+                                   "replies' text" if self.logprobs else "ask for token log-probabilities (--logprobs) to have them"))
         elif task.uses_confidence and missing:
             result.warnings.append(
                 f"{missing:,} of {total:,} extractions have no confidence from the model (no token log-probabilities): they get "
