@@ -43,7 +43,10 @@ def test_other_configs_load(built, project_root):
     corpora = load(project_root, "corpora", "train")
     prompts = load(project_root, "prompts", "train")
     assert {"set", "model", "seed", "text", "triples"} <= set(preds.column_names)
-    assert set(prompts["name"]) == {"fact_checker", "granularity_checker"}
+    # the judge templates (Appendix B) and the extraction prompts of the paper's runs, which `run` sends
+    assert set(prompts["name"]) == {"fact_checker", "granularity_checker", "general_bag", "bio_bag"}
+    for name, template in zip(prompts["name"], prompts["template"]):
+        assert template == fmt.read_prompt(upstream_file(REPO, f"prompts/{name}.txt")), name
     assert "$TRIPLE$" in prompts["template"][prompts["name"].index("granularity_checker")]
     # the paper's LDA corpus sizes (§4.2) where upstream publishes them
     counts = {}
