@@ -35,7 +35,7 @@ data: $(STAMP)
 
 test: data
 	$(BIN)/ruff check src tests bench metrics
-	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2
 
 # The unit tier: the tests that need no built data (not `data`, not `slow`; markers in pyproject.toml).
 unit: $(STAMP)
