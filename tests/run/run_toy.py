@@ -9,6 +9,7 @@ sees what confidences reached the scorer).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from triplebench.harness import Item, Prompt, Task
@@ -83,6 +84,15 @@ def echo_replies(inputs: list[str]) -> list[str]:
     """A 'model' answering in text: ``(w1; w2; w3)`` of each input (text or prompt)."""
     CALLS.append(list(inputs))
     return [f"({'; '.join(t.split()[:3])})" for t in inputs]
+
+
+def copy_halves(inputs: list[str]) -> list[str]:
+    """A 'model' that copies its input faithfully: one JSON triple of the text's two halves (split on spaces only,
+    so U+0085 and U+2028 inside a word stay in it), joined by a relation of its own."""
+    CALLS.append(list(inputs))
+    halves = [t.split(" ") for t in inputs]
+    return [json.dumps([" ".join(w[: max(1, len(w) // 2)]), "is followed by", " ".join(w[max(1, len(w) // 2):]) or "."], ensure_ascii=False)
+            for w in halves]
 
 
 def extract(inputs: list[str]) -> list[list]:

@@ -447,3 +447,12 @@ def test_a_placeholder_inside_prose_and_the_sentence_in_every_slot_are_copies():
     # one group of a line that copies leaves the others on the line as they are
     got = parse_reply("(He; was; the first president), (Subject; relation; object)", arity="nary", shown=shown)
     assert [e.arguments for e in got.extractions] == [("He", "was", "the first president")] and len(got.rejected) == 1
+
+
+def test_a_reply_that_is_not_python_raises_no_syntax_warning():
+    # the group reader tries a Python literal; '1st' in a reply printed "SyntaxWarning: invalid decimal literal" mid-run
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert args("(1st; is; 2nd)") == [("1st", "is", "2nd")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -535,7 +536,9 @@ def _split(content: str, start: int, end: int) -> _Item:
             return labelled
     for attempt in (lambda: json.loads(f"[{stripped}]"), lambda: list(ast.literal_eval(f"({stripped},)"))):
         try:
-            values = attempt()
+            with warnings.catch_warnings():  # a model's text is not code: '(1st; r; o)' is no SyntaxWarning to show
+                warnings.simplefilter("ignore", SyntaxWarning)
+                values = attempt()
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
         if len(values) >= 2 and all(isinstance(v, str) for v in values):  # one string is not a tuple: '"a; b; c."'
