@@ -24,7 +24,7 @@ Options: ``delay`` seconds before each reply; ``logprobs``: token log-probabilit
   ``nologprobs``   ``logprobs: null`` even when asked (llama.cpp's server without --logits_all)
   ``nologits``     HTTP 500 with the message llama_cpp.server gives ``logprobs`` when started with ``--logits_all false``
 
-``hold_after``: once that many replies were sent, further requests wait until :meth:`release`
+``hold_after``: once that many requests were let through to an answer, further requests wait until :meth:`release`
 and are then dropped unanswered (a server that stops answering mid-run). Every answered prompt
 is recorded in :attr:`answered` (in order); every received request in :attr:`received`.
 """
@@ -68,6 +68,7 @@ class ModelServer:
         self.faults = {k: list(v) for k, v in (faults or {}).items()}
         self.hold_after = hold_after
         self.answered: list[str] = []
+        self._admitted = 0  # requests let through to an answer: the hold counts these, not the answers sent so far
         self.received: list[dict] = []
         self._lock = threading.Lock()
         self._released = threading.Event()
@@ -118,7 +119,8 @@ class ModelServer:
         with self._lock:
             self.received.append(body)
             fault = self.faults[prompt].pop(0) if self.faults.get(prompt) else None
-            held = self.hold_after is not None and len(self.answered) >= self.hold_after
+            held = self.hold_after is not None and self._admitted >= self.hold_after
+            self._admitted += not held
         if held:
             self._released.wait(30)
             self._drop(handler)
