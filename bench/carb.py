@@ -114,9 +114,10 @@ def main() -> None:
 
     from triplebench import location as location_module
     from triplebench.benchmarks import carb, robust
-    from triplebench.benchmarks.carb.formats import read_predictions
     from triplebench.benchmarks.carb.gold import built_gold
     from triplebench.location import DataLocation
+    from triplebench.openie.formats import read_predictions
+    from triplebench.openie.keys import normalize_key
     from triplebench.scoring.significance import bootstrap_ci
 
     location = DataLocation.default()
@@ -205,9 +206,9 @@ def main() -> None:
                for i in range(0, 4 * 158, 4)]
     by_key: dict[str, list] = {}
     for r in records["OpenIE-4"]:
-        by_key.setdefault(carb.normalize_key(r["sentence"]), []).append([r["predicate"], *r["arguments"]])
-    preds = [{"ori_sent": c["ori_sent"], "ori_args": by_key.get(carb.normalize_key(c["ori_sent"]), []),
-              "paraphrases": [{"sent": p["sent"], "args": by_key.get(carb.normalize_key(p["sent"]), [])}
+        by_key.setdefault(normalize_key(r["sentence"]), []).append([r["predicate"], *r["arguments"]])
+    preds = [{"ori_sent": c["ori_sent"], "ori_args": by_key.get(normalize_key(c["ori_sent"]), []),
+              "paraphrases": [{"sent": p["sent"], "args": by_key.get(normalize_key(p["sent"]), [])}
                               for p in c["paraphrases"]]} for c in cliques]
     with tempfile.TemporaryDirectory() as tmp:
         gold_path, pred_path = Path(tmp) / "gold.json", Path(tmp) / "pred.json"
@@ -224,15 +225,15 @@ def main() -> None:
 #: (module, attribute, label) of the phases ``--phases`` times; the calls go through these
 #: module attributes, so a wrapper put there sees every one of them
 PHASES = (
-    ("triplebench.benchmarks.carb.formats", "decode_lines", "read: decode + line split"),
-    ("triplebench.benchmarks.carb.formats", "_confidences", "read: confidence column"),
+    ("triplebench.openie.formats", "decode_lines", "read: decode + line split"),
+    ("triplebench.openie.formats", "_confidences", "read: confidence column"),
     ("triplebench.benchmarks.carb.scorer", "load", "input -> columns (records: gathers and type checks; "
                                                 "files: all of reading, the two above included)"),
-    ("triplebench.benchmarks.carb.matching", "Grouping.of", "grouping by sentence key"),
-    ("triplebench.benchmarks.carb.matching", "Encoder.encode", "segment texts -> token ids"),
-    ("triplebench.benchmarks.carb.kernels", "pair_table", "kernel: pair table"),
-    ("triplebench.benchmarks.carb.kernels", "sentence_pieces", "kernel: greedy matching per sentence"),
-    ("triplebench.benchmarks.carb.kernels", "accumulate", "kernel: accumulation"),
+    ("triplebench.openie.keys", "Grouping.of", "grouping by sentence key"),
+    ("triplebench.openie.matching", "Encoder.encode", "segment texts -> token ids"),
+    ("triplebench.openie.kernels", "pair_table", "kernel: pair table"),
+    ("triplebench.openie.kernels", "sentence_pieces", "kernel: greedy matching per sentence"),
+    ("triplebench.openie.kernels", "accumulate", "kernel: accumulation"),
     ("triplebench.benchmarks.carb.scorer", "_input_counts", "input counts (duplicates, empty, ...)"),
     ("triplebench.benchmarks.carb.scorer", "EncodedGold.score", "total"),
 )

@@ -8,7 +8,7 @@ argument types real calls use and writes them to numba's cache, so a later first
 them. ``make``, ``triplebench download`` and ``triplebench warmup`` call it.
 
 Where the compiled code goes is numba's choice (``cache=True``): beside the kernels
-(``triplebench/benchmarks/<name>/__pycache__``) when that folder is writable, else numba's
+(``triplebench/benchmarks/<name>/__pycache__``, ``triplebench/openie/__pycache__``) when that folder is writable, else numba's
 per-user cache directory (``$NUMBA_CACHE_DIR`` when set). :func:`warm_up` reports it.
 """
 
@@ -62,7 +62,7 @@ def one_shot(value: bool | None = None) -> bool:
 
     The command line, which owns its process, declares it: a score there is one call or a
     few, so kernels that have a plain-Python tier (CaRB's and ROBUST's matching,
-    :func:`triplebench.benchmarks.carb.kernels.tier`) interpret calls too small to repay
+    :func:`triplebench.openie.kernels.tier`) interpret calls too small to repay
     numba's import and cache load (or a compile, in an install that skipped the warm-up).
     A library process (a training loop) is not: its kernels are compiled from the first call.
     """

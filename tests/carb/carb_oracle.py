@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from copy import copy
 
-from triplebench.benchmarks.carb import PREPOSITIONS, normalize_key
+from triplebench.openie.extractions import PREPOSITIONS
+from triplebench.openie.keys import normalize_key
 
 
 class Ex:

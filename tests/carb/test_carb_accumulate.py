@@ -1,7 +1,7 @@
 """The PR accumulators equal their definition bit for bit: every piece added to each of its
 slots, sentence after sentence (the reference's float summation order).
 
-:func:`triplebench.benchmarks.carb.kernels.accumulate` adds a piece once per interval between piece
+:func:`triplebench.openie.kernels.accumulate` adds a piece once per interval between piece
 boundaries, not once per slot; these tests hold it to the slot-by-slot definition on
 random pieces: several sentences per group (CaRB) and one group per sentence (ROBUST),
 ranges that share boundaries, nest and touch, zero pieces, and values whose float sums
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from triplebench.benchmarks.carb import kernels
+from triplebench.openie import kernels
 
 
 def by_definition(pc_off, start, stop, vp, vpl, vr, vrl, t_off, n_slots):

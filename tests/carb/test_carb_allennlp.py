@@ -7,8 +7,8 @@ from carb_oracle import Ex
 from carb_oracle import compare as oracle_compare
 
 from triplebench.benchmarks import carb
-from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.errors import InputError
+from triplebench.openie.formats import read_predictions
 
 S = "John met Mary in Paris on Monday ."
 # hand-written: 1 to 5 arguments, an empty argument, negative log-probability confidences

@@ -119,7 +119,7 @@ def test_clausie_line_with_an_empty_confidence_is_refused(built, tmp_path, capsy
 
 
 def test_clausie_four_column_lines_are_still_skipped_as_the_reference_does():
-    from triplebench.benchmarks.carb.formats import read_columns
+    from triplebench.openie.formats import read_columns
 
     _, report = read_columns(upstream_file(*CLAUSIE), "clausie")
     assert report.skipped == {"4 columns (reference reads only 1 or 5)": 391}

@@ -9,10 +9,10 @@ from carb_oracle import compare as oracle_compare
 
 from conftest import upstream_file
 from triplebench.benchmarks import carb
-from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.benchmarks.carb.gold import built_gold
 from triplebench.errors import CoverageError
 from triplebench.location import DataLocation
+from triplebench.openie.formats import read_predictions
 
 REPO = "dair-iitd/CaRB"
 

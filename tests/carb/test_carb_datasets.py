@@ -8,8 +8,10 @@ import datasets
 import pytest
 
 from conftest import upstream_file
-from triplebench.benchmarks.carb import formats as fmt
+from triplebench.benchmarks.carb.gold_tsv import read_gold
+from triplebench.benchmarks.carb.scorer import SCHEMA
 from triplebench.errors import InputError
+from triplebench.openie import formats as fmt
 
 REPO = "dair-iitd/CaRB"
 
@@ -127,7 +129,7 @@ def test_unparsable_span_names_the_field(tmp_path):
 def test_wrong_column_count_is_an_error(tmp_path, fmt_name, line):
     path = write(tmp_path, "p.txt", line.encode())
     with pytest.raises(InputError, match="columns") as err:
-        fmt.read_predictions(path, fmt_name)
+        fmt.read_predictions(path, fmt_name, SCHEMA)
     assert err.value.line == line.count("\n")
 
 
@@ -158,7 +160,7 @@ def test_a_bad_confidence_deep_in_a_file_names_its_line(tmp_path, fmt_name, line
     body[35] = line.format("nonsense")  # a later bad line is not the one reported
     path = write(tmp_path, "p.txt", (head + "".join(body)).encode())
     with pytest.raises(InputError, match=message) as err:
-        fmt.read_predictions(path, fmt_name)
+        fmt.read_predictions(path, fmt_name, SCHEMA)
     assert err.value.line == 30 + bool(head) and err.value.field == "confidence"
 
 
@@ -183,7 +185,7 @@ def test_a_column_of_plain_decimal_characters_reads_as_each_cell_alone():
 def test_non_utf8_bytes_name_the_line(tmp_path, fmt_name):
     path = write(tmp_path, "p.txt", b"first line\t1\tis\n" + b"caf\xe9\t1\tis\ta\n")
     with pytest.raises(InputError, match="UTF-8") as err:
-        fmt.read_predictions(path, fmt_name)
+        fmt.read_predictions(path, fmt_name, SCHEMA)
     assert err.value.line == 2
 
 
@@ -192,7 +194,7 @@ def test_non_utf8_bytes_name_the_line(tmp_path, fmt_name):
 def test_empty_files_are_errors(tmp_path, fmt_name, data):
     path = write(tmp_path, "p.txt", data)
     with pytest.raises(InputError, match="empty file"):
-        fmt.read_predictions(path, fmt_name)
+        fmt.read_predictions(path, fmt_name, SCHEMA)
 
 
 def test_clausie_reads_sentence_blocks_and_counts_skips(tmp_path):
@@ -223,20 +225,20 @@ def test_jsonl_records_are_validated_per_line(tmp_path):
     good = '{"sentence": "He runs .", "confidence": 1, "predicate": "runs", "arguments": ["he"]}\n'
     bad = '{"sentence": "He runs .", "confidence": "x", "predicate": "runs", "arguments": ["he"]}\n'
     with pytest.raises(InputError) as err:
-        fmt.read_predictions(write(tmp_path, "p.jsonl", (good + bad).encode()), "jsonl")
+        fmt.read_predictions(write(tmp_path, "p.jsonl", (good + bad).encode()), "jsonl", SCHEMA)
     assert err.value.line == 2 and err.value.field == "confidence"
 
 
 def test_gold_reader_rejects_lines_without_arguments(tmp_path):
     path = write(tmp_path, "g.tsv", b"He runs home .\truns\the\thome\nHe runs home .\truns\n")
     with pytest.raises(InputError) as err:
-        fmt.read_gold(path)
+        read_gold(path)
     assert err.value.line == 2
 
 
 def test_gold_reader_strips_like_the_reference(tmp_path):
     path = write(tmp_path, "g.tsv", b" He runs . \t runs \t he \t\t home \t\n")
-    groups, count = fmt.read_gold(path)
+    groups, count = read_gold(path)
     assert count == 1
     assert groups == [("He runs .", [{"predicate": "runs", "arguments": ["he", "", "home"]}])]
 

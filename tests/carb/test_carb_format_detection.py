@@ -8,8 +8,8 @@ import pytest
 from corenlp_output import STANFORD_TABBED, corenlp_reverb_lines
 
 from conftest import upstream_file
-from triplebench.benchmarks.carb.detect import check, detect, sniff
 from triplebench.errors import InputError
+from triplebench.openie.detect import check, detect, sniff
 
 CARB = "dair-iitd/CaRB"
 
@@ -129,8 +129,9 @@ def test_a_byte_order_mark_changes_no_published_outputs_format(path, fmt, tmp_pa
 
 
 def test_a_byte_order_mark_changes_no_layouts_format(tmp_path):
-    from triplebench.benchmarks.carb.formats import read_predictions
+    from triplebench.benchmarks.carb.scorer import SCHEMA
     from triplebench.formats.layouts import layouts
+    from triplebench.openie.formats import read_predictions
 
     stanford = tmp_path / "stanford.txt"
     stanford.write_text("\n".join(corenlp_reverb_lines("no_doc_id", 5)) + "\n", encoding="utf-8")
@@ -146,7 +147,7 @@ def test_a_byte_order_mark_changes_no_layouts_format(tmp_path):
         path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
         assert detect(path) == fmt, name
         check(path, fmt)
-        records, _ = read_predictions(path, fmt)
+        records, _ = read_predictions(path, fmt, SCHEMA)
         assert not records[0]["sentence"].startswith("\ufeff"), name
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import upstream_file
-from triplebench.benchmarks.carb.detect import sniff
-from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.cli.main import main
 from triplebench.formats.layouts import layouts
+from triplebench.openie.detect import sniff
+from triplebench.openie.formats import read_predictions
 
 CARB_STYLE = [layout for layout in layouts() if "carb" in layout.benchmarks.split() and layout.name != "jsonl"]
 

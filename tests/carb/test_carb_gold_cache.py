@@ -57,7 +57,8 @@ def test_the_encoded_gold_from_the_cache_scores_like_a_fresh_encoding(built, fre
     # keyed by the code that encodes as well as by the parquet: an edit of the engine rebuilds it
     from hashlib import sha256
 
-    from triplebench.benchmarks.carb import matching as engine
+    from triplebench.openie import matching as engine
+
     header = json.loads(cache.read_text(encoding="utf-8").split("\n", 1)[0])
     assert sha256(open(engine.__file__, "rb").read()).hexdigest() in header["sources"]
 

@@ -11,8 +11,8 @@ import pytest
 
 from conftest import upstream_file
 from triplebench.benchmarks import carb
-from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.cli.main import main
+from triplebench.openie.formats import read_predictions
 from triplebench.signature import PROVENANCE, without
 
 OPENIE5 = ("dair-iitd/CaRB", "system_outputs/test/openie5_output.txt")

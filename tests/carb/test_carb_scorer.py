@@ -153,8 +153,8 @@ def test_input_counts_equal_their_definitions_on_random_extractions():
     """Duplicates (hash buckets, then an exact check), empty predicates (``""`` or whitespace
     only) and argument-less rows, against the plain definitions; rows that differ only in how
     the same words split into arguments, or only in their sentence, are not duplicates."""
-    from triplebench.benchmarks.carb.matching import Extractions
     from triplebench.benchmarks.carb.scorer import _input_counts
+    from triplebench.openie.extractions import Extractions
 
     rng = random.Random(7)
     pieces = ["a", "b", "a b", "", " ", "\u3000", "b c", "c"]
@@ -237,8 +237,8 @@ def test_bootstrap_with_unit_weights_is_the_point_estimate(tmp_path):
 
 def test_an_encoder_that_forgets_its_texts_encodes_the_same(monkeypatch):
     """Past MAX_REMEMBERED_TEXTS the encoder starts afresh; texts of the current call stay known."""
-    from triplebench.benchmarks.carb import matching as engine
-    from triplebench.benchmarks.carb.matching import Encoder, Mode
+    from triplebench.openie import matching as engine
+    from triplebench.openie.matching import Encoder, Mode
 
     preds, args = ["was born in", "is", "was born in"], [["He", "Paris"], ["It", "big", "red"], ["She", "Rome"]]
     full = Encoder(Mode.BINARY_LINIENT)
@@ -255,7 +255,7 @@ def test_an_encoder_learning_call_after_call_gives_every_text_its_own_words():
     """The token pool grows with spare room across calls (and is copied when full): each
     text's tokens stay its own words (in ascending id order, as the kernels merge them),
     whatever was learnt before or after it."""
-    from triplebench.benchmarks.carb.matching import Encoder, Mode
+    from triplebench.openie.matching import Encoder, Mode
 
     rng = np.random.default_rng(3)
     encoder = Encoder(Mode.BINARY_LINIENT)
@@ -276,9 +276,9 @@ def test_an_encoder_learning_call_after_call_gives_every_text_its_own_words():
 def test_resampling_batch_sizes_do_not_change_a_bit(built, monkeypatch):
     """The bootstrap resamples in batches: tiny batches give the same bits as the default."""
     from conftest import upstream_file
-    from triplebench.benchmarks.carb import matching as engine
+    from triplebench.benchmarks.carb import units
 
     path = upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")
     default = carb.score(path, fmt="openie4", bootstrap=60, seed=1).to_dict()
-    monkeypatch.setattr(engine, "RESAMPLES_PER_BATCH", 7)
+    monkeypatch.setattr(units, "RESAMPLES_PER_BATCH", 7)
     assert carb.score(path, fmt="openie4", bootstrap=60, seed=1).to_dict() == default

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import upstream_file
 from triplebench.benchmarks import carb
-from triplebench.benchmarks.carb.kernels import summaries, summarise
+from triplebench.openie.kernels import summaries, summarise
 
 
 def reference(prec: np.ndarray, rec: np.ndarray) -> tuple[float, float, float, float]:

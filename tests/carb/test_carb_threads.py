@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from conftest import upstream_file
 from triplebench.benchmarks.carb import EncodedGold
-from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.location import DataLocation
+from triplebench.openie.formats import read_predictions
 
 DEFAULT_MATCHER = "binary_linient_tuple_match"
 

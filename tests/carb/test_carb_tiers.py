@@ -1,7 +1,7 @@
 """CaRB's and ROBUST's matching kernels give the same bits interpreted and compiled.
 
 A one-shot process (the command line) runs small calls of the matching kernels as plain Python
-(:func:`triplebench.benchmarks.carb.kernels.tier`); the fidelity tests run them compiled (the
+(:func:`triplebench.openie.kernels.tier`); the fidelity tests run them compiled (the
 library's default). Here every published CaRB test output is scored in both tiers with the
 default matcher, in binary mode and with every other matcher on two systems, ROBUST on two
 ADELIE outputs, and the whole results (scores, counts, curves, signature) must be equal.
@@ -17,8 +17,8 @@ import pytest
 from conftest import upstream_file
 from triplebench import warmup
 from triplebench.benchmarks import carb, robust
-from triplebench.benchmarks.carb import kernels
 from triplebench.benchmarks.carb.scorer import MATCHERS
+from triplebench.openie import kernels
 
 REPO = "dair-iitd/CaRB"
 SYSTEMS = {"openie4": "openie4_output.txt", "openie5": "openie5_output.txt", "clausie": "clausie_output.txt",

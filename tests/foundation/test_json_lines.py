@@ -42,10 +42,10 @@ def test_universal_lines_end_where_open_ends_them():
 
 def test_every_json_lines_reader_keeps_u2028_and_u0085(tmp_path):
     from triplebench.benchmarks.benchie.formats import decode_lines as benchie_lines
-    from triplebench.benchmarks.carb.formats import decode_lines as carb_lines
     from triplebench.benchmarks.combo.formats import read_predictions_jsonl
     from triplebench.benchmarks.genres.streams import jsonl_records
     from triplebench.benchmarks.text2kg.formats import read_ground_truth
+    from triplebench.openie.formats import decode_lines as carb_lines
 
     cluster = "c\u2028\x85"
     combo = tmp_path / "combo.jsonl"
@@ -118,7 +118,7 @@ def test_the_hint_parses_no_text_twice(tmp_path, monkeypatch, text, said):
 
 
 def test_carb_format_detection_sees_the_lines_the_reader_reads(tmp_path):
-    from triplebench.benchmarks.carb.detect import evidence
+    from triplebench.openie.detect import evidence
 
     plain, separated = tmp_path / "plain.txt", tmp_path / "separated.txt"
     row = "{}\t0.9\twas born in\tObama\tHawaii\n"

@@ -33,7 +33,7 @@ def test_after_warmup_real_scores_compile_nothing(built, tmp_path: Path) -> None
     assert "numba kernels ready" in done.stdout and str(cache) in done.stdout
     warmed = _snapshot(cache)
     compiled = {name.split("-")[0] for name in warmed if name.endswith(".nbc")}  # <folder>/<module>.<kernel>
-    assert {"carb/kernels.pair_table", "carb/kernels.sentence_pieces", "carb/kernels.accumulate_intervals",
+    assert {"openie/kernels.pair_table", "openie/kernels.sentence_pieces", "openie/kernels.accumulate_intervals",
             "carb/bootstrap_kernels.resampled_curves", "benchie/error_kernels.slot_errors"} <= {
         f"{Path(name).parent.name.split('_')[0]}/{Path(name).name}" for name in compiled}, compiled  # numba: <folder>_<hash>/
     carb = upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt")

@@ -24,9 +24,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import upstream_file
-from triplebench.benchmarks.carb.formats import read_predictions
 from triplebench.benchmarks.combo.formats import write_predictions_jsonl
 from triplebench.location import installed_version
+from triplebench.openie.formats import read_predictions
 from triplebench.release import publish, tree
 
 ROOT = Path(__file__).resolve().parents[2]

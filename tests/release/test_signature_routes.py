@@ -70,7 +70,7 @@ def test_the_api_and_the_cli_give_one_signature(name, built, tmp_path, capsys):
 def _evaluate_inputs(benchmark: str) -> tuple[dict, dict, str | None]:
     """(API call, evaluate ``compute`` keywords, config) for the same in-memory predictions."""
     if benchmark == "carb":
-        from triplebench.benchmarks.carb.formats import read_predictions
+        from triplebench.openie.formats import read_predictions
 
         records, _ = read_predictions(upstream_file(*OPENIE4), "openie4")
         rows = [{k: r[k] for k in ("sentence", "confidence", "predicate", "arguments")} for r in records]

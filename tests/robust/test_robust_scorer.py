@@ -12,9 +12,10 @@ import pytest
 
 from conftest import upstream_file
 from triplebench.benchmarks import carb, robust
-from triplebench.benchmarks.carb import formats as carb_formats
 from triplebench.errors import CoverageError, InputError
 from triplebench.location import DataLocation
+from triplebench.openie import formats as openie_formats
+from triplebench.openie.keys import normalize_key
 
 
 def args_of(extractions):
@@ -30,10 +31,10 @@ def carb_sentences(built):
 
 @pytest.fixture(scope="module")
 def openie4(built):
-    records, _ = carb_formats.read_predictions(upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt"), "openie4")
+    records, _ = openie_formats.read_predictions(upstream_file("dair-iitd/CaRB", "system_outputs/test/openie4_output.txt"), "openie4")
     by_key = {}
     for rec in records:
-        by_key.setdefault(carb.normalize_key(rec["sentence"]), []).append(rec)
+        by_key.setdefault(normalize_key(rec["sentence"]), []).append(rec)
     return by_key
 
 
@@ -52,7 +53,7 @@ def cliques_from(rows, size):
 def predictions_for(cliques, openie4):
     """OpenIE-4's extractions as unified JSON (the reference drops confidences)."""
     def args(sentence):
-        return [[r["predicate"], *r["arguments"]] for r in openie4.get(carb.normalize_key(sentence), [])]
+        return [[r["predicate"], *r["arguments"]] for r in openie4.get(normalize_key(sentence), [])]
     return [
         {"ori_sent": c["ori_sent"], "ori_args": args(c["ori_sent"]),
          "paraphrases": [{"sent": p["sent"], "args": args(p["sent"])} for p in c["paraphrases"]]}
@@ -160,10 +161,10 @@ def test_threads_sharing_a_scorer_get_the_sequential_scores(carb_sentences, freq
     cliques = cliques_from(carb_sentences[:200], 4)
     inputs = []
     for name in ("openie4", "openie5", "clausie", "props"):
-        records, _ = carb_formats.read_predictions(upstream_file("dair-iitd/CaRB", f"system_outputs/test/{name}_output.txt"), name)
+        records, _ = openie_formats.read_predictions(upstream_file("dair-iitd/CaRB", f"system_outputs/test/{name}_output.txt"), name)
         by_key = {}
         for rec in records:
-            by_key.setdefault(carb.normalize_key(rec["sentence"]), []).append(rec)
+            by_key.setdefault(normalize_key(rec["sentence"]), []).append(rec)
         inputs.append(predictions_for(cliques, by_key))
     expected = [robust.EncodedCliques(cliques, DataLocation.default()).score(preds).to_dict() for preds in inputs]
     for _ in range(3):

@@ -400,8 +400,8 @@ def test_one_quoted_string_is_not_a_tuple_of_one():
 def test_a_line_of_the_instruction_written_again_is_never_an_extraction():
     """The reply opens with the instruction's first line (no stop sequence can end a reply before it starts): its
     ';'-split pieces were an extraction of every sentence."""
-    from triplebench.benchmarks.carb.task import openie_prompt
     from triplebench.harness.parse import prompt_shown
+    from triplebench.openie.task import openie_prompt
 
     prompt = openie_prompt()
     sentence = "32.7 % of all households were made up of individuals ."
@@ -432,8 +432,8 @@ def test_an_invented_block_is_cut_at_its_label_in_any_case():
 def test_a_placeholder_inside_prose_and_the_sentence_in_every_slot_are_copies():
     """W4 P1/P2: '1. Extract all facts from the sentence (subject; relation; object; further objects).' was read as a
     4-tuple of prose and placeholder words, and Subject:/Relation:/Object: each holding the whole sentence as a triple."""
-    from triplebench.benchmarks.carb.task import openie_prompt
     from triplebench.harness.parse import prompt_shown
+    from triplebench.openie.task import openie_prompt
 
     sentence = "He was the first president ."
     shown = prompt_shown(openie_prompt(), sentence)

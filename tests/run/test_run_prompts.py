@@ -146,7 +146,7 @@ def test_requests_send_the_prompts_stop_sequences_then_the_users():
 
 
 def test_the_shipped_prompts_declare_stop_sequences():
-    from triplebench.benchmarks.carb.task import openie_prompt
+    from triplebench.openie.task import openie_prompt
 
     prompt = openie_prompt([("Obama was born in Hawaii .", [["Obama", "was born in", "Hawaii"]])])
     first = prompt.user.splitlines()[0]
@@ -184,8 +184,8 @@ def test_the_opening_stop_is_part_of_the_digest():
 
 
 def test_a_reply_is_read_up_to_the_instruction_the_model_rewrites():
-    from triplebench.benchmarks.carb.task import openie_prompt
     from triplebench.harness.parse import parse_reply, prompt_shown
+    from triplebench.openie.task import openie_prompt
 
     prompt = openie_prompt([("Obama was born in Hawaii .", [["Obama", "was born in", "Hawaii"]])])
     sentence = "32.7 % of all households were made up of individuals ."

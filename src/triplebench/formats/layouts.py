@@ -3,7 +3,7 @@
 Columns are tab-separated unless said otherwise; ``[...]`` marks repeated columns.
 Each benchmark's reader module (``triplebench.formats.<benchmark>``) declares the
 formats it reads in its ``LAYOUTS``; :func:`layouts` collects them in registry order
-(CaRB-style files are declared by :mod:`triplebench.benchmarks.carb.formats`: CaRB, ROBUST and
+(the Open IE system-output files are declared by :mod:`triplebench.openie.formats`; CaRB, ROBUST and
 English BenchIE read them).
 """
 

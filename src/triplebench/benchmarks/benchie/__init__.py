@@ -60,7 +60,7 @@ opt-in) is raised instead of a score when
 * predicted sentence ids are not in the gold (quirk 4), or sentence-keyed
   predictions (CaRB style: ``sentence`` instead of ``sent_id``, or a CaRB-format
   file) name sentences that are not BenchIE sentences (texts are matched by CaRB's
-  sentence key, :func:`triplebench.benchmarks.carb.normalize_key`; the hint is the
+  sentence key, :func:`triplebench.openie.keys.normalize_key`; the hint is the
   closest gold sentence);
 * fewer than half of the extractions have most of their words in their gold
   sentence while another gold fits (:mod:`.placement`): German predictions with

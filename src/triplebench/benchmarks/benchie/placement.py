@@ -1,7 +1,7 @@
 """Placing predictions in the BenchIE gold, and the checks of the honest-numbers policy.
 
 * :func:`place_sentences`: sentence-keyed predictions (CaRB style) get the id of the
-  gold sentence with the same CaRB sentence key (:func:`triplebench.benchmarks.carb.normalize_key`:
+  gold sentence with the same CaRB sentence key (:func:`triplebench.openie.keys.normalize_key`:
   spaces, PTB escapes and ASCII punctuation ignored).
 * :func:`word_fit`: the share of an extraction's words that occur in the text of its
   sentence. Explicit extractions (what BenchIE scores) take their words from the
@@ -35,7 +35,7 @@ SAMPLE = 200
 def place_sentences(texts: list[str], index: GoldIndex) -> tuple[list[str], list[str]]:
     """Sentence ids for sentence texts (``""`` where no gold sentence has the same key) and the
     unplaced texts (first-seen order)."""
-    from ..carb import normalize_key
+    from ...openie.keys import normalize_key
 
     by_key = {normalize_key(text): sid for sid, text in zip(index.sent_ids, index.sentences)}
     ids = [by_key.get(normalize_key(t), "") for t in texts]
@@ -58,7 +58,7 @@ def unplaced_hint(text: str, index: GoldIndex) -> str:
     """What the first unplaced sentence looks like: another Unicode form, lowercased, or closest to a gold sentence."""
     import unicodedata
 
-    from ..carb import normalize_key
+    from ...openie.keys import normalize_key
 
     keys = {normalize_key(t): t for t in index.sentences}
     first = f"the first one, {text[:80]!r},"

@@ -7,7 +7,7 @@ list of records, a ``datasets.Dataset`` or a pyarrow ``Table``.
   TSV (default for any suffix but ``.jsonl``/``.json``/``.ndjson``); ``jsonl`` = JSON lines
   per ``schemas/benchie/prediction`` (keyed by ``sent_id``) or
   ``schemas/benchie/prediction_sentence`` (keyed by ``sentence``, CaRB style); any CaRB
-  format (``tabbed``, ``allennlp``, ``openie4``, ...; read by :mod:`triplebench.benchmarks.carb.formats`).
+  format (``tabbed``, ``allennlp``, ``openie4``, ...; read by :mod:`triplebench.openie.formats`).
 * Records: dicts with ``sent_id`` *or* ``sentence``, ``subject``, ``relation``, and
   ``object`` or ``arguments`` (n-ary objects); CaRB-style dicts ``{sentence, predicate,
   arguments}`` whose first argument is the subject; or sequences
@@ -234,7 +234,7 @@ def from_tsv(lines: list[str], source: str) -> Predictions:
 
 def from_carb(path: Any, fmt: str, source: str) -> Predictions:
     """A CaRB-format file: sentence-keyed, first argument = subject, the rest joined into the object."""
-    from ..carb.formats import read_columns
+    from ...openie.formats import read_columns
 
     columns, _ = read_columns(path, fmt)
     out = Predictions(source)
@@ -276,7 +276,7 @@ def read_predictions(predictions: Any, fmt: str | None = None) -> Predictions:
 def _file_format(path: Any, fmt: str | None) -> str:
     """The format a file is read in: the one named (unless the file says it is a CaRB format it is
     not), else JSON lines by suffix, a CaRB format its lines name, or BenchIE's own layout."""
-    from ..carb.detect import check, sniff
+    from ...openie.detect import check, sniff
 
     if fmt in CARB_FORMATS:
         check(path, fmt)

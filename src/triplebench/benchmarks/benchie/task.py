@@ -1,7 +1,7 @@
 """BenchIE's ``triplebench run`` tasks: Open IE over the 300 sentences of each language.
 
 One task per language (``benchie/en``, ``benchie/de``, ``benchie/zh``) with CaRB's Open IE
-instruction (:func:`~triplebench.benchmarks.carb.task.openie_prompt`); the objects of an n-ary
+instruction (:func:`~triplebench.openie.task.openie_prompt`); the objects of an n-ary
 tuple are joined with single spaces into the object (the BenchIE paper's conversion). BenchIE has
 no dev split, so its prompts have no demonstrations. The native file is BenchIE's TSV
 (``sent_id, subject, relation, object``).
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...harness import Item, Parsed, Task
 from ...harness.task import NoDemonstrations
 from ...io import atomic_write_text
-from ..carb.task import openie_prompt
+from ...openie.task import openie_prompt
 
 if TYPE_CHECKING:
     from ...location import DataLocation
@@ -103,7 +103,7 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
     Raises
     ------
     NoDemonstrations
-        ``shots`` > 0 (:func:`~triplebench.harness.tasks.find_tasks` then asks these tasks with 0 shots, with a warning).
+        ``shots`` > 0 (:func:`~triplebench.task_lookup.find_tasks` then asks these tasks with 0 shots, with a warning).
     """
     if shots:
         raise NoDemonstrations(shots, "BenchIE has no dev split (demonstrations would come from its test sentences)")

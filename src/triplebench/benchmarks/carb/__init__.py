@@ -5,8 +5,8 @@ the pair score of every (gold, predicted) extraction of a sentence, the
 "optimised global match" per confidence threshold (recall: best recall per gold
 row; precision: greedy one-to-one matching by precision), precision/recall/F1 at
 every distinct confidence, the optimal-F1 point and the AUC with the point
-(recall 0, precision 1) appended. One engine (:mod:`.matching`) serves CaRB, its
-binary mode and ROBUST; hot loops are numba kernels (:mod:`triplebench.benchmarks.carb.kernels`;
+(recall 0, precision 1) appended. One engine (:mod:`triplebench.openie.matching`) serves CaRB, its
+binary mode and ROBUST; hot loops are numba kernels (:mod:`triplebench.openie.kernels`;
 bootstrap: :mod:`triplebench.benchmarks.carb.bootstrap_kernels`).
 
 Matchers (``matcher=``; the reference CLI flag in brackets):
@@ -81,8 +81,8 @@ from ...builders import DatasetBuilder
 from ...errors import InputError
 from ...metric_spec import MetricSpec
 from ...options import COMMON, Option
-from .matching import PREPOSITIONS, CarbUnits, normalize_key
 from .scorer import FORMATS, MATCHERS, CarbResult, EncodedGold, encoded_gold
+from .units import CarbUnits
 
 if TYPE_CHECKING:
     from ...benchmark import CliExtras, ReportStage
@@ -96,13 +96,11 @@ __all__ = [
     "EVALUATE",
     "MATCHERS",
     "OPTIONS",
-    "PREPOSITIONS",
     "CarbResult",
     "CarbUnits",
     "EncodedGold",
     "encoded_gold",
     "from_evaluate",
-    "normalize_key",
     "score",
 ]
 
@@ -216,10 +214,10 @@ class Carb(Benchmark):
         return True
 
     def layouts(self) -> tuple[Layout, ...]:
-        """Every OpenIE system-output layout (:data:`.formats.LAYOUTS`)."""
-        from .formats import LAYOUTS
+        """Every Open IE system-output layout (:data:`triplebench.openie.formats.LAYOUTS`) and who reads it."""
+        from ...openie.formats import layouts
 
-        return LAYOUTS
+        return layouts(lambda name: "carb benchie" if name == "jsonl" else "carb robust benchie(en)")
 
     def report(self) -> ReportStage:
         """The published systems' table, PR curves and significance matrix (:mod:`.report`)."""

@@ -9,7 +9,7 @@ line must name a sentence of the sentence file.
 
 ``systems``: one row per (system, sentence) of each published output under
 ``system_outputs/<split>/``, parsed by the format reader of that system
-(``triplebench.benchmarks.carb.formats``), sentences in order of first appearance. CaRB's own
+(:mod:`triplebench.openie.formats`), sentences in order of first appearance. CaRB's own
 OLLIE and Stanford test outputs are too large for the mirror: the same outputs in the
 tabbed format, pinned from ``gabrielStanovsky/supervised-oie``, stand in for them
 (:data:`STAND_INS`; the OLLIE one gives CaRB's committed ``dump/OllIE.dat`` curve at
@@ -22,8 +22,9 @@ from collections.abc import Iterable
 
 from ...builders import ConfigSpec, Table
 from ...errors import InputError
+from ...openie.formats import read_predictions, read_sentences
 from ...sources import RawDir
-from . import formats as fmt
+from .gold_tsv import read_gold
 
 CONFIGS = (
     ConfigSpec(
@@ -46,11 +47,11 @@ def gold_rows(raw: RawDir, split: str) -> list[dict]:
     """One record per gold sentence of a CaRB split, with its gold tuples."""
     sentences_path = raw.path(f"data/{split}.txt")
     gold_path = raw.path(f"data/gold/{split}.tsv")
-    sentences = fmt.read_sentences(sentences_path)
+    sentences = read_sentences(sentences_path)
     index: dict[str, int] = {}
     for number, sentence in enumerate(sentences):
         index.setdefault(sentence.strip(), number)
-    groups, _ = fmt.read_gold(gold_path)
+    groups, _ = read_gold(gold_path)
     rows = []
     for sentence, extractions in groups:
         if sentence not in index:
@@ -63,6 +64,18 @@ def gold_rows(raw: RawDir, split: str) -> list[dict]:
     return rows
 
 
+#: The published test outputs of the CaRB repository: system name -> (format, path).
+SYSTEM_FILES = {
+    "OpenIE-4": ("openie4", "system_outputs/{split}/openie4_output.txt"),
+    "OpenIE-5": ("openie5", "system_outputs/{split}/openie5_output.txt"),
+    "ClausIE": ("clausie", "system_outputs/{split}/clausie_output.txt"),
+    "PropS": ("props", "system_outputs/{split}/props_output.txt"),
+    "ReVerb": ("reverb", "system_outputs/{split}/reverb_output.txt"),
+    "OLLIE": ("ollie", "system_outputs/{split}/ollie_output.txt"),
+    "Stanford": ("stanford", "system_outputs/{split}/stanford_output.txt"),
+}
+
+
 #: (system, split) -> (format, path below raw/carb/) of a pinned stand-in for CaRB's own output
 STAND_INS = {
     ("OLLIE", "test"): ("tabbed", "supervised-oie/systems_output/ollie_tabbed.txt"),
@@ -73,13 +86,13 @@ STAND_INS = {
 def system_rows(raw: RawDir, split: str) -> list[dict]:
     """One record per extraction of the published system outputs of a split."""
     rows = []
-    for system, (form, template) in fmt.SYSTEM_FILES.items():
+    for system, (form, template) in SYSTEM_FILES.items():
         relpath = template.format(split=split)
         if not raw.has(relpath) and (system, split) in STAND_INS:
             form, relpath = STAND_INS[system, split]
         if not raw.has(relpath):
             continue
-        records, _ = fmt.read_predictions(raw.path(relpath), form)
+        records, _ = read_predictions(raw.path(relpath), form)
         grouped: dict[str, list[dict]] = {}
         for rec in records:
             grouped.setdefault(rec["sentence"], []).append(

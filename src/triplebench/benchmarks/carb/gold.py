@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .matching import Extractions, normalize_key
+from ...openie.extractions import Extractions
+from ...openie.keys import normalize_key
 
 if TYPE_CHECKING:
     from ...location import DataLocation
@@ -131,7 +132,7 @@ def built_gold(split: str, location: DataLocation) -> GoldData:
 def tsv_gold(path: str | PathLike[str]) -> GoldData:
     """A CaRB gold TSV (``data/gold/<split>.tsv`` layout) as the reference GoldReader reads it."""
     from ...io import input_file
-    from .formats import read_gold
+    from .gold_tsv import read_gold
 
     groups, _ = read_gold(input_file(path, "gold file"))
     rows = [(s, [(e["predicate"], _no_context(e["arguments"])) for e in exts]) for s, exts in groups]
@@ -157,8 +158,6 @@ def corpus_keys(location: DataLocation) -> frozenset[str]:
 
 
 def _corpus(splits: tuple[str, ...], location: DataLocation) -> set[str]:
-    from .matching import normalize_key
-
     keys: set[str] = set()
     for split in splits:
         keys.update(normalize_key(s) for s in built_gold(split, location).sentences)

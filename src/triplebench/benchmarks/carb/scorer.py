@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import CoverageError
+from ...openie.extractions import Extractions
+from ...openie.formats import FORMATS
+from ...openie.kernels import Mode
+from ...openie.keys import Grouping, closest, normalize_key
+from ...openie.matching import Encoder, Evaluation, GoldSide, evaluate
+from ...openie.predictions import Loaded, load, paused_gc
 from ...scoring.result import Coverage, Result
-from .formats import FORMATS
 from .gold import GoldData, built_gold, corpus_keys, sample_gold, tsv_gold
-from .kernels import Mode
-from .matching import CarbUnits, Encoder, Evaluation, Extractions, GoldSide, Grouping, evaluate, normalize_key
-from .predictions import Loaded, load, paused_gc
+from .units import CarbUnits
 
 if TYPE_CHECKING:
     from ...location import DataLocation
@@ -24,6 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "MATCHERS", "CarbResult", "EncodedGold", "encoded_gold"]
 
 NAME = "carb"
+#: the prediction record schema (``schemas/carb/prediction.schema.json``)
+SCHEMA = "carb/prediction"
 
 #: matcher names -> kernel modes
 MATCHERS = {
@@ -98,13 +103,13 @@ def _gold_side(gold: GoldData, encoder: Encoder, binary: bool) -> tuple[GoldSide
 
 
 def _built_gold_side(split: str, encoder: Encoder, binary: bool, location: DataLocation) -> tuple[GoldSide, int]:
-    """:func:`_gold_side` of the built split through the verified cache (:mod:`.side_cache`; keyed
+    """:func:`_gold_side` of the built split through the verified cache (:mod:`triplebench.openie.side_cache`; keyed
     by the parquet, this module and the gold reader), so a process's first score does not
     re-tokenise the gold and a change of either rebuilds it."""
     from pathlib import Path
 
+    from ...openie.side_cache import cached_side
     from . import gold
-    from .side_cache import cached_side
 
     def build() -> tuple[GoldSide, dict[str, Any]]:
         side, collisions = _gold_side(built_gold(split, location), encoder, binary)
@@ -164,7 +169,7 @@ class EncodedGold:
               subset: bool = False) -> CarbResult:
         """Score ``predictions`` (see :func:`triplebench.benchmarks.carb.score`)."""
         with paused_gc():
-            loaded = load(predictions, fmt)
+            loaded = load(predictions, fmt, SCHEMA)
             if subset:
                 return self.subset(loaded)._score(loaded, allow_partial)
             return self._score(loaded, allow_partial)
@@ -226,8 +231,8 @@ class EncodedGold:
                     "letter case (lowercased? the gold is cased)")
         if self.gold.source == "dataset" and key.lower() in _lowered(corpus_keys(self.location)):
             return f"{first} differs from a CaRB corpus sentence only in letter case (lowercased? the gold is cased)"
-        closest = _closest(text, self.gold.sentences)
-        return (f"{first} is closest to the {self.split} sentence {closest[:80]!r}: detokenised or rewritten? "
+        nearest = closest(text, self.gold.sentences)
+        return (f"{first} is closest to the {self.split} sentence {nearest[:80]!r}: detokenised or rewritten? "
                 "(sentence keys ignore spaces, PTB brackets and ASCII punctuation only)")
 
     def _result(self, loaded: Loaded, ext: Extractions, grouping: Grouping, evaluation: Evaluation,
@@ -289,18 +294,6 @@ class EncodedGold:
 @lru_cache(maxsize=2)
 def _lowered(keys: frozenset[str]) -> frozenset[str]:
     return frozenset(k.lower() for k in keys)
-
-
-def _closest(text: str, sentences: list[str]) -> str:
-    """The sentence sharing the most word types with ``text`` (Jaccard; first on ties)."""
-    words = set(text.lower().split())
-    best, best_score = "", -1.0
-    for sentence in sentences:
-        other = set(sentence.lower().split())
-        score = len(words & other) / max(1, len(words | other))
-        if score > best_score:
-            best, best_score = sentence, score
-    return best
 
 
 def _input_counts(ext: Extractions) -> dict[str, int]:

@@ -20,7 +20,7 @@ download whose list has changed over the years; CaRB's ``predMatch`` is refused 
 Reference quirks kept (each changes numbers):
 
 1. Sentence keys: spaces removed, PTB escapes (-LRB- ... -RCB-) undone, ASCII punctuation
-   removed (CaRB's :func:`~triplebench.benchmarks.carb.matching.normalize_key`); predictions are
+   removed (CaRB's :func:`~triplebench.openie.keys.normalize_key`); predictions are
    grouped by raw sentence first, and a raw sentence whose key a later one has is dropped (counted).
 2. Tokens: ``bow()`` split on the single ASCII space (empty tokens count); case-sensitive.
 3. ``lexical`` counts every equal (gold token, predicted token) pair (coverage can exceed 1) and

@@ -13,7 +13,7 @@
   sentence files).
 * ``systems`` (``train``, ``dev``, ``test``, ``outside``): the published outputs, one row per
   (system, sentence), placed in the split of their sentence (key of
-  :func:`~triplebench.benchmarks.carb.matching.normalize_key`); ``outside`` holds the sentences a
+  :func:`~triplebench.openie.keys.normalize_key`); ``outside`` holds the sentences a
   system rewrote so that they are in no split (ReVerb drops bracketed text in 38 sentences).
 * ``published_curves`` (``eval``): the points of the committed ``eval/*.dat`` curves.
 * ``noun_lemmas`` / ``noun_exceptions`` (``train``): WordNet 3.0's noun index and noun exceptions,
@@ -27,9 +27,9 @@ from collections.abc import Iterable
 
 from ...builders import ConfigSpec, Table
 from ...errors import InputError
+from ...openie.formats import read_columns, read_sentences
+from ...openie.keys import normalize_key
 from ...sources import RawDir
-from ..carb.formats import read_columns, read_sentences
-from ..carb.matching import normalize_key
 from .formats import GOLD_MEMBERS, SENTENCE_FILES, GoldLine, read_dat, read_oie_member, reverb_sentence_numbers
 from .wordnet import wordnet_files, wordnet_rows
 

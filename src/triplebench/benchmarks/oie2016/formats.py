@@ -1,7 +1,7 @@
 """Readers of the OIE2016 files: the ``.oie`` gold, the sentence lists, the published ``.dat``
 curves and what OIE2016 reads differently from CaRB in the system outputs.
 
-The system-output formats are CaRB's (``triplebench.benchmarks.carb.formats``: the same
+The system-output formats are CaRB's (:mod:`triplebench.openie.formats`: the same
 ``oie_readers`` layouts, field for field); OIE2016's reference readers differ in two places,
 applied after CaRB's reader by :mod:`.predictions`:
 
@@ -32,8 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import InputError
-from ..carb.formats import FORMATS, decode_lines
-from ..carb.formats import LAYOUTS as CARB_LAYOUTS
+from ...openie.formats import FORMATS, decode_lines, layouts
 
 __all__ = ["FORMATS", "GOLD_MEMBERS", "LAYOUTS", "GoldLine", "read_dat", "read_oie", "read_oie_member",
            "normalized_confidences", "reverb_sentence_numbers"]
@@ -214,4 +213,4 @@ def read_dat(path: str | PathLike[str]) -> tuple[list[float], list[float]]:
 
 #: the prediction formats OIE2016 reads, for ``triplebench formats``: CaRB's layouts (a format
 #: both read is listed once, by CaRB); what OIE2016 reads differently is in the scorer docstring
-LAYOUTS = tuple((name, "oie2016", layout, example) for name, _, layout, example in CARB_LAYOUTS)
+LAYOUTS = layouts(lambda name: "oie2016")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..carb.matching import normalize_key
+from ...openie.keys import normalize_key
 
 if TYPE_CHECKING:
     from ...location import DataLocation

@@ -1,6 +1,6 @@
 """Any accepted OIE2016 prediction input -> columns, read as the OIE2016 reference reads it.
 
-A file is read by CaRB's reader of its format (``triplebench.benchmarks.carb``: named, or what
+A file is read by CaRB's reader of its format (:mod:`triplebench.openie.formats`: named, or what
 its lines say), then OIE2016's reading rules apply (:mod:`.formats`): ClausIE and PropS
 confidences are min-max normalised over the file, and a ReVerb line's sentence is line
 ``int(column 2) - 1`` of ``raw_sentences/all.txt`` (``reverb_sentences="index"``, the reference)
@@ -19,15 +19,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import InputError
+from ...openie.keys import normalize_key
+from ...openie.predictions import load as openie_load
+from ...openie.predictions import paused_gc
 from ...scoring.inputs import prediction_input
-from ..carb.matching import normalize_key
-from ..carb.predictions import load as carb_load
-from ..carb.predictions import paused_gc
 from .formats import normalized_confidences, reverb_sentence_numbers
 
 if TYPE_CHECKING:
     from ...location import DataLocation
 
+#: the prediction record schema records and JSON Lines are checked against (the Open IE record)
+SCHEMA = "carb/prediction"
 #: formats whose reference reader min-max normalises the confidences
 NORMALISED = ("clausie", "props")
 
@@ -132,13 +134,13 @@ def load(predictions: Any, fmt: str | None, reverb_sentences: str, location: Dat
         Unreadable input (naming the file, line or record, and field), a non-finite confidence,
         a ReVerb sentence number beyond ``raw_sentences/all.txt``, or ``fmt`` with non-file input.
     """
-    from ..carb.detect import check, detect
-    from ..carb.formats import read_columns
+    from ...openie.detect import check, detect
+    from ...openie.formats import read_columns
 
     found = prediction_input(predictions)
     with paused_gc():
         if found.kind != "path":
-            loaded = carb_load(found.value, fmt)
+            loaded = openie_load(found.value, fmt, SCHEMA)
             ext = loaded.extractions
             _finite(ext.confidence, found.source, None)
             return Predictions(ext.sentence, ext.predicate, ext.arguments, ext.confidence, found.source, loaded.format)
@@ -146,7 +148,7 @@ def load(predictions: Any, fmt: str | None, reverb_sentences: str, location: Dat
             fmt = detect(found.path)
         else:
             check(found.path, fmt)
-        columns, report = read_columns(found.path, fmt)
+        columns, report = read_columns(found.path, fmt, SCHEMA)
     confidence = np.asarray(columns.confidence, dtype=np.float64)
     _finite(confidence, found.source, columns.line)
     if fmt in NORMALISED:

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import CoverageError, InputError
+from ...openie.keys import Grouping
 from ...scoring.result import Coverage, Result
-from ..carb.matching import Grouping
 from .curve import CurveUnits, dat_text, pr_curve
 from .gold import GoldData, built_gold, corpus, file_gold
 from .kernels import first_matches
@@ -147,7 +147,7 @@ def _check_coverage(predictions: Predictions, placement: Placement, gold: GoldDa
 
 def _hint(predictions: Predictions, placement: Placement) -> str:
     """What the first unknown sentence looks like."""
-    from ..carb.matching import normalize_key
+    from ...openie.keys import normalize_key
 
     key = placement.unknown[0]
     text = next(s for s in predictions.sentence if normalize_key(s) == key)

@@ -1,7 +1,7 @@
 """OIE2016's ``triplebench run`` task: Open IE over the test split's sentences.
 
 ``oie2016/test``: the 603 sentences of the pronoun-filtered test split, asked with CaRB's Open IE
-instruction (:class:`~triplebench.benchmarks.carb.task.OpenIETask`); ``--shots K`` takes
+instruction (:class:`~triplebench.openie.task.OpenIETask`); ``--shots K`` takes
 demonstrations from OIE2016's own dev split (never the test split), its gold tuples written as
 ``(subject; predicate; objects ...)``. The records are CaRB's, the native file the tabbed format
 oie-benchmark's ``benchmark.py --tabbed`` reads, and the score OIE2016's default (lexical matcher,
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..carb import task as openie
+from ...openie import task as openie
 
 if TYPE_CHECKING:
     from ...harness import Task
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
     """OIE2016's task: the test split's sentences (``oie2016/test``), CaRB's Open IE task on OIE2016's data
-    (:func:`triplebench.benchmarks.carb.task.tasks`).
+    (:func:`triplebench.openie.task.tasks`).
 
     Parameters
     ----------

@@ -5,7 +5,7 @@ Follows ``src/robust_scorer.py`` of ``qijimrc/ROBUST``:
 1. every sentence of a clique (the original and each paraphrase) is CaRB-scored
    *on its own* (its own confidence thresholds) with the default matcher
    ``binary_linient_tuple_match``: all sentences of all cliques go through the CaRB
-   engine (:func:`triplebench.benchmarks.carb.matching.evaluate`) in one call, one
+   engine (:func:`triplebench.openie.matching.evaluate`) in one call, one
    *problem* per sentence;
 2. each sentence's (AUC, P, R, F1) is rounded to 3 decimals (``np.round``), as the
    reference's ``Benchmark.compare`` returns them, *before* any averaging;

@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ...errors import CoverageError, InputError, shorten
+from ...openie.extractions import Extractions
+from ...openie.formats import FORMATS as OPENIE_FORMATS
+from ...openie.kernels import Mode
+from ...openie.keys import closest, normalize_key
+from ...openie.matching import Encoder, GoldSide, evaluate
+from ...openie.predictions import paused_gc
 from ...scoring.inputs import prediction_input
 from ...scoring.result import Coverage, Result
 from ...scoring.units import SummedUnits
-from ..carb.formats import FORMATS as CARB_FORMATS
-from ..carb.kernels import Mode
-from ..carb.matching import Encoder, Extractions, GoldSide, evaluate, normalize_key
-from ..carb.predictions import paused_gc
 from .formats import clique_sentences
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 NAME = "robust"
 #: CaRB's sentence-keyed file formats, read by CaRB's readers (an OpenIE system run over the ROBUST sentences)
-SENTENCE_FORMATS = tuple(f for f in CARB_FORMATS if f != "jsonl")
+SENTENCE_FORMATS = tuple(f for f in OPENIE_FORMATS if f != "jsonl")
 FORMATS = ("unified", "flat", *SENTENCE_FORMATS)
 VARIANCE_BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)
 METRICS = tuple(f"{kind}_{m}" for kind in ("robust", "carb") for m in ("auc", "precision", "recall", "f1"))
@@ -133,9 +135,9 @@ def _read(predictions: Any, fmt: str | None) -> tuple[str, str, Any, str]:
 
     found = prediction_input(predictions)
     if fmt in SENTENCE_FORMATS or (fmt is None and found.kind == "path" and found.path.suffix not in (".json", ".jsonl")):
-        from ..carb.predictions import load  # an OpenIE system's file over the ROBUST sentences
+        from ...openie.predictions import load  # an OpenIE system's file over the ROBUST sentences
 
-        loaded = load(predictions, fmt)
+        loaded = load(predictions, fmt, "carb/prediction")
         return loaded.source, "sentences", loaded.extractions, loaded.format
     source = found.source
     if found.kind == "path":
@@ -228,7 +230,7 @@ class EncodedCliques:
 
     @cached_property
     def _by_key(self) -> dict[str, int]:
-        """CaRB's sentence key (:func:`triplebench.benchmarks.carb.matching.normalize_key`) -> problem, for CaRB's file formats."""
+        """CaRB's sentence key (:func:`triplebench.openie.keys.normalize_key`) -> problem, for CaRB's file formats."""
         found: dict[str, int] = {}
         for text, problem in self._by_text.items():
             key = normalize_key(text)
@@ -237,13 +239,11 @@ class EncodedCliques:
 
     def _closest_original(self, text: str) -> str:
         """What an unknown original sentence looks like: a gold original but for letter case, or the closest one."""
-        from ..carb.scorer import _closest
-
         originals = [c["original"]["sentence"] for c in self.gold]
         lowered = {o.lower(): o for o in originals}
         if text.lower() in lowered:
             return f"it differs from the gold original {lowered[text.lower()][:80]!r} only in letter case (lowercased?)"
-        return f"the closest gold original is {_closest(text, originals)[:80]!r}"
+        return f"the closest gold original is {closest(text, originals)[:80]!r}"
 
     def _clique_of(self, problem: int) -> int:
         return int(np.searchsorted(self.first, problem, side="right") - 1)
@@ -266,11 +266,9 @@ class EncodedCliques:
         outside = problems == -2
         unknown = list(dict.fromkeys(t for t, o in zip(texts, outside) if o))
         if unknown and not allow_partial:
-            from ..carb.scorer import _closest
-
-            closest = _closest(unknown[0], list(self._by_text))
+            nearest = closest(unknown[0], list(self._by_text))
             raise CoverageError(source, "predicted sentences not in ROBUST", len(unknown), len(set(texts)),
-                                f"the first one, {unknown[0][:80]!r}, is closest to the ROBUST sentence {closest[:80]!r}")
+                                f"the first one, {unknown[0][:80]!r}, is closest to the ROBUST sentence {nearest[:80]!r}")
         problems[outside] = -1
         return problems, len(unknown)
 
@@ -352,7 +350,7 @@ class EncodedCliques:
             side, gold_of_problem = self._encode(encoder)
             return encoder, side, gold_of_problem
         from ...cache import pack, unpack
-        from ..carb.side_cache import cached_side
+        from ...openie.side_cache import cached_side
 
         def build() -> tuple[GoldSide, dict[str, Any]]:
             side, gold_of_problem = self._encode(encoder)

@@ -1,7 +1,7 @@
 """ROBUST's ``triplebench run`` task: Open IE over the 4,932 clique sentences.
 
 Every sentence of every clique (the original CaRB sentence and its paraphrases) is one item of
-CaRB's Open IE task (:class:`~triplebench.benchmarks.carb.task.OpenIETask`, demonstrations from
+The Open IE task (:class:`~triplebench.openie.task.OpenIETask`, demonstrations from
 CaRB's dev split, which no ROBUST clique comes from); each record carries its clique id. The
 native file is the unified JSON the reference scorer (``qijimrc/ROBUST``) reads, and that is what
 is scored: it holds every sentence asked, so a sentence the model found nothing in is a sentence
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
 from ...io import atomic_write_text
-from ..carb.task import OpenIETask, dev_demonstrations, openie_prompt
+from ...openie.task import OpenIETask, dev_demonstrations, openie_prompt
 
 if TYPE_CHECKING:
     from ...harness import Item, Task
@@ -62,7 +62,7 @@ def unified(records: Sequence[dict[str, Any]], cliques: Sequence[dict[str, Any]]
 
 
 class RobustTask(OpenIETask):
-    """:class:`~triplebench.benchmarks.carb.task.OpenIETask` over the clique sentences; the native file is unified JSON.
+    """:class:`~triplebench.openie.task.OpenIETask` over the clique sentences; the native file is unified JSON.
 
     ROBUST's reference reads no confidence (its AUC ranks nothing): no :attr:`ranked_scores`. A
     ``--limit`` sample ends with the last clique it starts (:meth:`sample`), so it is scored over
@@ -89,7 +89,7 @@ class RobustTask(OpenIETask):
             for sentence in (clique["original"], *clique["paraphrases"]):
                 sentences.append(sentence["sentence"])
                 clique_of.append(int(clique["clique_id"]))
-        super().__init__("robust/test", "robust", sentences, openie_prompt(dev_demonstrations(shots, location)), location,
+        super().__init__("robust/test", "robust", sentences, openie_prompt(dev_demonstrations(shots, location, "carb")), location,
                          self._score, record_fields=lambda position: {"clique_id": clique_of[position]}, native={"fmt": "unified"})
         self.cliques, self.clique_of, self.robust = cliques, clique_of, load("robust")
 

@@ -1,12 +1,12 @@
-"""CaRB's ``triplebench run`` task, and the sentence-level Open IE task ROBUST and OIE2016 build on.
+"""The sentence-level Open IE ``run`` task and its prompt, which the Open IE benchmarks build on.
 
 An :class:`OpenIETask` asks a model for the n-ary tuples of each sentence with the Open IE
 instruction ``prompts/openie.toml`` (optionally with demonstrations from a dev split, never a
 test split), reads each reply's extractions as ``(subject; relation; objects ...)``, and turns
-them into CaRB's prediction records ``{sentence, confidence, predicate, arguments}``
+them into Open IE prediction records ``{sentence, confidence, predicate, arguments}``
 (``predicate`` = the relation, ``arguments`` = the subject then the objects). Its native file is
-the tabbed format (``sentence, confidence, predicate, arguments...``) that CaRB's reference
-scorer reads with ``--tabbed``.
+the tabbed format (``sentence, confidence, predicate, arguments...``) that the reference Open IE
+scorers read with ``--tabbed``.
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import InputError
-from ...harness import Demonstration, Item, Parsed, Prompt, Task, load_prompt
-from ...io import atomic_write_text
-from .gold import built_gold, sample_gold
+from ..errors import InputError
+from ..harness import Demonstration, Item, Parsed, Prompt, Task, load_prompt
+from ..io import atomic_write_text
 
 if TYPE_CHECKING:
-    from ...location import DataLocation
-    from ...scoring.result import Result
+    from ..location import DataLocation
+    from ..scoring.result import Result
 
 #: the Open IE instruction (n-ary tuples), without demonstrations
 PROMPT_FILE = Path(__file__).resolve().parent / "prompts" / "openie.toml"
@@ -55,7 +54,7 @@ def openie_prompt(demonstrations: Sequence[tuple[str, Sequence[Sequence[str]]]] 
     return replace(prompt, demonstrations=shown)
 
 
-def dev_demonstrations(shots: int, location: DataLocation, benchmark: str = "carb") -> list[tuple[str, list[list[str]]]]:
+def dev_demonstrations(shots: int, location: DataLocation, benchmark: str) -> list[tuple[str, list[list[str]]]]:
     """``shots`` demonstrations from a dev split: the first sentences with one to four gold tuples.
 
     Parameters
@@ -64,9 +63,9 @@ def dev_demonstrations(shots: int, location: DataLocation, benchmark: str = "car
         How many (0: none).
     location : DataLocation
         Where the built gold is read from.
-    benchmark : {'carb', 'oie2016'}
-        Whose ``gold`` dev split (both hold ``{sentence, extractions}`` rows; an argument holding
-        CaRB's context marker ``C: `` keeps its tuple out).
+    benchmark : str
+        Whose ``gold`` dev split (``{sentence, extractions}`` rows; an argument holding the
+        context marker ``C: `` keeps its tuple out).
 
     Returns
     -------
@@ -117,7 +116,7 @@ def tabbed(records: Sequence[dict[str, Any]]) -> str:
 
 
 class OpenIETask(Task):
-    """Open IE over sentences: one item per sentence, n-ary tuples, CaRB-style prediction records.
+    """Open IE over sentences: one item per sentence, n-ary tuples, Open IE prediction records.
 
     Parameters
     ----------
@@ -172,7 +171,7 @@ class OpenIETask(Task):
         return records
 
     def write_predictions(self, records: list, folder: Path) -> Path:
-        """The tabbed file (CaRB's reference scorer reads it with ``--tabbed``)."""
+        """The tabbed file (the reference scorers read it with ``--tabbed``)."""
         path = folder / "predictions.tsv"
         atomic_write_text(path, tabbed(records))
         return path
@@ -186,10 +185,9 @@ class OpenIETask(Task):
         return self.score_records(records, asked)
 
 
-def tasks(shots: int, location: DataLocation, benchmark: str = "carb",
-          sample: Callable[[list[str]], Any] | None = None) -> tuple[Task, ...]:
-    """The sentence-level Open IE task of CaRB (``carb/test``: 641 sentences) or OIE2016 (``oie2016/test``):
-    the test split's sentences, demonstrations from the same benchmark's dev split, scored by its scorer.
+def tasks(shots: int, location: DataLocation, benchmark: str, sample: Callable[[list[str]], Any]) -> tuple[Task, ...]:
+    """A benchmark's sentence-level Open IE task (``<benchmark>/test``): the test split's sentences of
+    its ``gold`` config, demonstrations from its dev split, scored by its scorer.
 
     Parameters
     ----------
@@ -197,23 +195,21 @@ def tasks(shots: int, location: DataLocation, benchmark: str = "carb",
         Demonstrations in the prompt (from the dev split).
     location : DataLocation
         Where the built data is read from.
-    benchmark : {'carb', 'oie2016'}
+    benchmark : str
         Whose test split.
-    sample : callable, optional
-        ``sample(sentences) -> gold``: the scorer's ``gold=`` for a sample of the test sentences
-        (default: CaRB's, :func:`~triplebench.benchmarks.carb.gold.sample_gold` of the test split).
+    sample : callable
+        ``sample(sentences) -> gold``: the scorer's ``gold=`` for a sample of the test sentences.
 
     Returns
     -------
     tuple of Task
         One task.
     """
-    from ...registry import load
+    from ..registry import load
 
     sentences = location.table(benchmark, "gold", "test", columns=["sentence"]).column("sentence").to_pylist()
     prompt = openie_prompt(dev_demonstrations(shots, location, benchmark))
     scorer = load(benchmark)
-    sample = sample or (lambda asked: sample_gold(built_gold("test", location), asked, "asked"))
 
     def score_records(records: list, asked: Sequence[Item] | None) -> Result:
         gold = None if asked is None else sample([item.text for item in asked])

@@ -1,4 +1,4 @@
-"""Which CaRB-style format a prediction file is in, from what the file itself says.
+"""Which Open IE system-output format a prediction file is in, from what the file itself says.
 
 A file read with the wrong reader can still parse, and then scores a different,
 confident, wrong number (an OpenIE-5 output read as OpenIE-4 loses its n-ary
@@ -46,8 +46,8 @@ from os import PathLike
 from pathlib import Path
 from typing import NamedTuple
 
-from ...errors import InputError
-from ...formats.text import universal_lines
+from ..errors import InputError
+from ..formats.text import universal_lines
 
 #: bytes read to decide (the OpenIE-5 markers are searched in the whole file)
 HEAD_BYTES = 1 << 18
@@ -175,11 +175,38 @@ def evidence(path: str | PathLike[str]) -> Evidence:
         return Evidence(["props"], "confidence, sentence, relation, then role/argument pairs (PropS)", decisive=False)
     if len(first) >= 3 and not _number(first[0]) and _number(first[1]):
         return Evidence(["tabbed"], "sentence, confidence, predicate, arguments (tabbed)", decisive=False)
-    if all(len(r) == 4 and r[0].strip().isdigit() for r in rows[:50]):
-        return Evidence([], "its lines are BenchIE's own layout (sentence id, subject, relation, object), not this "
-                        "benchmark's", decisive=False,
-                        refusal=f"score it with `triplebench score benchie {shlex.quote(str(path))} --language en` (or de, zh)")
+    if all(_sentence_id_keyed(r) for r in rows[:50]):
+        return _sentence_id_layout(path)
     return Evidence([], "no known layout")
+
+
+def _sentence_id_keyed(cells: list[str]) -> bool:
+    """Four cells, the first a sentence id: sentence id, subject, relation, object."""
+    return len(cells) == 4 and cells[0].strip().isdigit()
+
+
+def _sentence_id_layout(path: Path) -> Evidence:
+    """A sentence-id keyed file, no reader's here: the refusal names the benchmark that reads it, found
+    through the registry (the one whose declared layouts have an example line of that shape), and how
+    to score the file there (its first selector's values). Benchmarks already imported are asked first,
+    so a benchmark reading its own file imports no other one."""
+    import sys
+
+    from ..registry import BENCHMARKS, entry, load
+
+    for name in sorted(BENCHMARKS, key=lambda b: f"triplebench.benchmarks.{b}" not in sys.modules):
+        benchmark = load(name)
+        if not any(_sentence_id_keyed(layout[3].split("\t")) for layout in benchmark.layouts()):
+            continue
+        spec = entry(name)
+        selector = spec.selectors[0] if spec.selectors else None
+        choices = next((o.choices for o in benchmark.options if o.name == selector), None) or ()
+        command = f"triplebench score {name} {shlex.quote(str(path))}" + (f" --{selector} {choices[0]}" if choices else "")
+        others = f" (or {', '.join(choices[1:])})" if len(choices) > 1 else ""
+        return Evidence([], f"its lines are {spec.title}'s own layout (sentence id, subject, relation, object), not this "
+                        "benchmark's", decisive=False, refusal=f"score it with `{command}`{others}")
+    return Evidence([], "its lines are keyed by sentence ids (sentence id, subject, relation, object), a layout no "
+                    "benchmark here reads", decisive=False)
 
 
 def sniff(path: str | PathLike[str]) -> tuple[list[str], str]:

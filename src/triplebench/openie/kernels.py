@@ -1,4 +1,4 @@
-"""The CaRB kernels: all-pair matching, greedy matching, PR accumulation, summaries.
+"""The token-overlap matching kernels: all-pair matching, greedy matching, PR accumulation, summaries.
 
 The matching is three loop kernels (:func:`pair_table`, :func:`sentence_pieces`,
 :func:`accumulate_intervals`) written once, in numba's subset of Python, and run in one of
@@ -9,10 +9,10 @@ compiles nothing. A library process (a training loop) runs them compiled; a one-
 or the process has already spent about what loading numba costs interpreting, so a one-shot
 score neither imports numba nor, in an install that skipped the warm-up, compiles. Their
 float sums and quotients follow the reference's order in both tiers, so the numbers are the
-reference's, bit for bit. The summaries (:func:`summaries`) are numpy, shared with the
-bootstrap (:mod:`.bootstrap_kernels`).
+reference's, bit for bit. The summaries (:func:`summaries`) are numpy, shared with a
+benchmark's bootstrap (which summarises its resampled accumulators with them).
 
-Everything is encoded before it gets here (``triplebench.benchmarks.carb``):
+Everything is encoded before it gets here (:mod:`.matching`):
 
 * an *extraction* is a run of *segments* (``seg_off[e]:seg_off[e+1]``); segment 0 is
   the predicate, the next ones the argument slots the matcher works on; a segment
@@ -22,7 +22,7 @@ Everything is encoded before it gets here (``triplebench.benchmarks.carb``):
 * a *sentence* owns the gold extractions ``g_ext[s]:g_ext[s+1]`` and the predicted
   extractions ``p_ext[s]:p_ext[s+1]``; its pair table is ``n_gold x n_pred``
   row-major at ``pair_off[s]``;
-* a *group* is one independent CaRB evaluation with its own confidence thresholds
+* a *group* is one independent evaluation with its own confidence thresholds
   (CaRB: one group; ROBUST: one group per sentence); sentence ``s`` writes into the
   threshold slots ``t_off[s] .. t_off[s] + t_len[s]`` of the accumulators.
 
@@ -40,7 +40,7 @@ import numpy as np
 
 
 class Mode(IntEnum):
-    """Matcher modes (see :mod:`triplebench.benchmarks.carb` for the reference definitions)."""
+    """Matcher modes (the reference matchers of the CaRB scorer, named after them)."""
 
     BINARY_LINIENT = 0  #: ``binary_linient_tuple_match`` (default)
     SIMPLE = 1  #: ``simple_tuple_match``

@@ -1,11 +1,10 @@
-"""Any accepted CaRB prediction input -> :class:`~.matching.Extractions` (columns).
+"""Any accepted Open IE prediction input -> :class:`~.extractions.Extractions` (columns).
 
-A path is read by the reader of its format (:mod:`triplebench.benchmarks.carb.formats`): the one
-named, which the file must not contradict, or the one its lines say
-(:mod:`triplebench.benchmarks.carb.detect`);
+A path is read by the reader of its format (:mod:`.formats`): the one
+named, which the file must not contradict, or the one its lines say (:mod:`.detect`);
 records (flat ``{sentence, confidence, predicate, arguments}`` or grouped
-``{sentence, extractions: [...]}`` rows such as the ``systems`` config) are
-validated against ``schemas/carb/prediction.schema.json``; an Arrow table or
+``{sentence, extractions: [...]}`` rows such as a ``systems`` config) are
+validated against the record schema the caller names; an Arrow table or
 ``datasets.Dataset`` (flat or grouped) is read column by column.
 """
 
@@ -21,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError
-from ...scoring.inputs import prediction_input
+from ..errors import InputError
+from ..scoring.inputs import prediction_input
+from .extractions import Extractions
 from .formats import parse_confidence
-from .matching import Extractions
 
 
 @dataclass
@@ -65,8 +64,22 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def load(predictions: Any, fmt: str | None) -> Loaded:
+def load(predictions: Any, fmt: str | None, schema: str) -> Loaded:
     """Read ``predictions`` (path, records, Dataset or Arrow table) into columns.
+
+    Parameters
+    ----------
+    predictions : path, list of dict, datasets.Dataset or pyarrow.Table
+        The input.
+    fmt : str or None
+        A file's format (None: what its lines say).
+    schema : str
+        The prediction record schema records and JSON Lines are checked against.
+
+    Returns
+    -------
+    Loaded
+        The extractions and what the reader skipped or ignored.
 
     Raises
     ------
@@ -85,7 +98,7 @@ def load(predictions: Any, fmt: str | None) -> Loaded:
             else:
                 check(found.path, fmt)
                 chosen = fmt
-            columns, report = read_columns(found.path, chosen)
+            columns, report = read_columns(found.path, chosen, schema)
             ext = Extractions(columns.sentence, columns.predicate, columns.arguments,
                               np.asarray(columns.confidence, dtype=np.float64))
             return Loaded(ext, found.source, dict(report.skipped), dict(report.ignored), format=chosen)
@@ -93,7 +106,7 @@ def load(predictions: Any, fmt: str | None) -> Loaded:
             raise InputError.option("fmt", fmt, f"no format: {found.source} is not a file (fmt names a file format)")
         if found.kind == "table":
             return Loaded(_from_table(found.value, found.source), found.source, format="table")
-        return Loaded(_from_rows(found.value, found.source), found.source)
+        return Loaded(_from_rows(found.value, found.source, schema), found.source)
 
 
 def _columns(rows: list) -> Extractions | None:
@@ -119,8 +132,8 @@ def _columns(rows: list) -> Extractions | None:
     return Extractions(sentence, predicate, arguments, values)  # the caller's lists: nothing mutates them
 
 
-def _from_rows(rows: list, source: str) -> Extractions:
-    from ...schemas import check_record
+def _from_rows(rows: list, source: str, schema: str) -> Extractions:
+    from ..schemas import check_record
 
     fast = _columns(rows)
     if fast is not None:
@@ -143,7 +156,7 @@ def _from_rows(rows: list, source: str) -> Extractions:
                 raise InputError(source, number, f"expected a dict, got {type(rec).__name__}")
             value = parse_confidence(rec["confidence"], source, number, text=False) if "confidence" in rec else None
             # the confidence is checked above (numpy scalars and +-inf accepted); the schema checks the rest
-            check_record("carb/prediction", {**rec, "confidence": 0.0} if value is not None else rec, source, number)
+            check_record(schema, {**rec, "confidence": 0.0} if value is not None else rec, source, number)
             sentence.append(rec["sentence"])
             predicate.append(rec["predicate"])
             arguments.append(list(rec["arguments"]))

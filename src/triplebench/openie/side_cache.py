@@ -1,8 +1,8 @@
 """An encoded gold side (:class:`~.matching.GoldSide`) through the per-user verified cache.
 
-CaRB's and ROBUST's scorers keep the encoded arrays and the vocabulary their ids refer
+A token-overlap scorer keeps the encoded arrays and the vocabulary their ids refer
 to in :func:`triplebench.cache.verified_cache`, keyed by the parquet file and by the
-code that encodes (the engine, the kernels' modes and flags, this module and the
+code that encodes (the engine, the sentence keys, the kernels' modes and flags, this module and the
 caller's module), so a process's first score does not re-tokenise the gold and a
 change of either rebuilds it. A cached side whose body is not an encoded side (fields, types,
 CSR offsets, token ids inside the vocabulary, the caller's extras) is rebuilt (:func:`whole`).
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ...cache import pack, unpack, verified_cache
+from ..cache import pack, unpack, verified_cache
 from .matching import Encoded, Encoder, GoldSide
 
 #: bump when the cached layout changes
@@ -95,7 +95,7 @@ def cached_side(name: str, sources: Sequence[Path], encoder: Encoder,
     (GoldSide, dict)
         The side and the extras (arrays in them packed with :func:`triplebench.cache.pack`).
     """
-    from . import kernels
+    from . import kernels, keys
     from . import matching as engine
 
     def make() -> dict[str, Any]:
@@ -104,7 +104,7 @@ def cached_side(name: str, sources: Sequence[Path], encoder: Encoder,
         return {"words": list(encoder.ids), "keys": side.keys, "extras": extras,
                 **{k: pack(v) for k, v in arrays.items()}}
 
-    code = [Path(__file__), Path(engine.__file__), Path(kernels.__file__)]
+    code = [Path(__file__), Path(engine.__file__), Path(keys.__file__), Path(kernels.__file__)]
     value = verified_cache(name, [*sources, *code], make, VERSION, lambda found: whole(found, extras))
     if not encoder.ids:  # loaded from the cache: the vocabulary the arrays were encoded with
         encoder.ids.update(zip(value["words"], count()))

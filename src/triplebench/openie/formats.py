@@ -1,4 +1,4 @@
-"""Readers of the CaRB formats: gold TSV, sentence lists, the published system outputs.
+"""Readers of the Open IE system-output formats and of sentence lists.
 
 Every reader follows the upstream reader of the CaRB repository (``oie_readers/``)
 field for field, so the records it yields are exactly what the reference scorer
@@ -11,8 +11,8 @@ Line handling is the reference's: the file is decoded as UTF-8 (strictly: a
 non-UTF-8 byte is an error naming its line), split with universal newlines,
 each line ``strip()``-ed and split on tabs. An empty file is an error.
 
-Canonical prediction record (also the JSONL prediction format,
-``schemas/carb/prediction.schema.json``)::
+Canonical prediction record (also the JSONL prediction format, checked against the
+record schema the caller names, e.g. ``schemas/carb/prediction.schema.json``)::
 
     {"sentence": str, "confidence": float, "predicate": str, "arguments": [str, ...]}
 
@@ -66,22 +66,10 @@ from os import PathLike
 from pathlib import Path
 from sys import intern
 
-from ...errors import InputError, shorten
-from ...formats.text import decode, iter_jsonl, universal_lines
+from ..errors import InputError, shorten
+from ..formats.text import decode, iter_jsonl, universal_lines
 
 FORMATS = ("tabbed", "openie4", "openie5", "clausie", "props", "reverb", "ollie", "stanford", "jsonl", "allennlp")
-
-#: The published test outputs of the CaRB repository: system name -> (format, path).
-SYSTEM_FILES = {
-    "OpenIE-4": ("openie4", "system_outputs/{split}/openie4_output.txt"),
-    "OpenIE-5": ("openie5", "system_outputs/{split}/openie5_output.txt"),
-    "ClausIE": ("clausie", "system_outputs/{split}/clausie_output.txt"),
-    "PropS": ("props", "system_outputs/{split}/props_output.txt"),
-    "ReVerb": ("reverb", "system_outputs/{split}/reverb_output.txt"),
-    "OLLIE": ("ollie", "system_outputs/{split}/ollie_output.txt"),
-    "Stanford": ("stanford", "system_outputs/{split}/stanford_output.txt"),
-}
-
 
 @dataclass
 class ReadReport:
@@ -331,16 +319,16 @@ def read_stanford(path, report: ReadReport, lines: list[str] | None = None) -> I
                             "6 token offsets, confidence, sentence")
 
 
-def read_jsonl(path, report: ReadReport, lines: list[str] | None = None) -> Iterator[tuple]:
-    """JSON Lines, one prediction record per line (``schemas/carb/prediction.schema.json``)."""
-    from ...schemas import check_record
+def read_jsonl(path, report: ReadReport, lines: list[str] | None = None, *, schema: str) -> Iterator[tuple]:
+    """JSON Lines, one prediction record per line, each checked against the record schema ``schema``."""
+    from ..schemas import check_record
 
     lines = _lines(path, report, lines)
     for raw in lines:
         if not raw.strip():
             report.skip("blank line")
     for number, record in iter_jsonl("\n".join(lines), path):
-        check_record("carb/prediction", record, str(path), number)
+        check_record(schema, record, str(path), number)
         yield intern(record["sentence"]), float(record["confidence"]), record["predicate"], list(record["arguments"]), number
 
 
@@ -387,12 +375,29 @@ READERS: dict[str, Callable[..., Iterator[tuple]]] = {
 _FIELDS = ("sentence", "confidence", "predicate", "arguments", "line")
 
 
-def read_columns(path: str | PathLike[str], fmt: str) -> tuple[Columns, ReadReport]:
-    """All prediction records of ``path`` in format ``fmt`` as :class:`Columns` (file order)."""
+def read_columns(path: str | PathLike[str], fmt: str, schema: str | None = None) -> tuple[Columns, ReadReport]:
+    """All prediction records of ``path`` in format ``fmt`` as :class:`Columns` (file order).
+
+    Parameters
+    ----------
+    path : path
+        The file.
+    fmt : str
+        One of :data:`FORMATS`.
+    schema : str, optional
+        The record schema a ``jsonl`` file's records are checked against (``jsonl`` needs it).
+
+    Returns
+    -------
+    (Columns, ReadReport)
+        The records as columns, and what the reader skipped or ignored.
+    """
     if fmt not in READERS:
         raise InputError(path, None, f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", field="fmt")
+    if fmt == "jsonl" and schema is None:
+        raise ValueError("reading jsonl predictions needs the record schema they are checked against (schema=)")
     report = ReadReport(str(path))
-    rows = list(READERS[fmt](path, report))
+    rows = list(READERS[fmt](path, report, schema=schema) if fmt == "jsonl" else READERS[fmt](path, report))
     if not rows:
         raise InputError(path, None, f"no extractions found in this {fmt} file")
     sentence, confidence, predicate, arguments, line = map(list, zip(*rows))
@@ -400,16 +405,14 @@ def read_columns(path: str | PathLike[str], fmt: str) -> tuple[Columns, ReadRepo
     return Columns(sentence, _confidences(confidence, line, path), predicate, arguments, line), report
 
 
-def read_predictions(path: str | PathLike[str], fmt: str) -> tuple[list[dict], ReadReport]:
+def read_predictions(path: str | PathLike[str], fmt: str, schema: str | None = None) -> tuple[list[dict], ReadReport]:
     """All prediction records of ``path`` in format ``fmt`` (file order) and the read report.
 
-    Records are ``{"sentence", "confidence", "predicate", "arguments", "line"}``.
+    Records are ``{"sentence", "confidence", "predicate", "arguments", "line"}``; ``schema`` as
+    :func:`read_columns`.
     """
-    columns, report = read_columns(path, fmt)
+    columns, report = read_columns(path, fmt, schema)
     return [dict(zip(_FIELDS, row)) for row in zip(*(getattr(columns, f) for f in _FIELDS))], report
-
-
-# -- gold ---------------------------------------------------------------------------------------
 
 
 def read_sentences(path: str | PathLike[str]) -> list[str]:
@@ -421,68 +424,50 @@ def read_sentences(path: str | PathLike[str]) -> list[str]:
     return lines
 
 
-def read_gold(path: str | PathLike[str]) -> tuple[list[tuple[str, list[dict]]], int]:
-    """``data/gold/<split>.tsv`` as the reference GoldReader reads it.
-
-    Each line ``strip()``-ed and split on tabs: sentence, predicate, arguments
-    (each ``strip()``-ed; the line strip drops trailing empty arguments, inner empty
-    ones are kept as ``""``). Returns ``[(sentence, [{"predicate", "arguments"}])]`` in
-    order of first appearance, and the number of extraction lines. Duplicate lines
-    are kept (the reference keeps them). Lines with fewer than 3 columns (no
-    argument) are an error: upstream has none and the matcher needs arguments. So
-    is a line whose sentence cell is blank: the reference's line strip would shift
-    the predicate into the sentence (upstream has none).
-    """
-    groups: dict[str, list[dict]] = {}
-    count = 0
-    for number, raw in enumerate(decode_lines(path), start=1):
-        if not raw.strip():
-            raise InputError(path, number, "blank line: expected sentence, predicate, arguments")
-        if not raw.split("\t", 1)[0].strip():  # the line strip would shift the predicate into the sentence column
-            raise InputError(path, number, "empty sentence: expected sentence, predicate, arguments", field="sentence")
-        data = raw.strip().split("\t")
-        if len(data) < 3:
-            raise InputError(path, number, f"expected sentence, predicate and at least one argument column, got {len(data)} columns")
-        sentence = data[0].strip()
-        if not sentence:
-            raise InputError(path, number, "empty sentence", field="sentence")
-        groups.setdefault(sentence, []).append({"predicate": data[1].strip(), "arguments": [a.strip() for a in data[2:]]})
-        count += 1
-    return list(groups.items()), count
-
-
-#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name,
-#: the benchmarks that read it, its layout, an example line); see :mod:`triplebench.formats.layouts`
+#: the prediction formats this module reads, for ``triplebench formats``: (``--format`` name, its
+#: layout, an example line); a benchmark adds who reads it (:func:`layouts`, :mod:`triplebench.formats.layouts`)
 LAYOUTS = (
-    ("tabbed", "carb robust benchie(en)", "sentence, confidence, predicate, arg1[, arg2, ...]",
+    ("tabbed", "sentence, confidence, predicate, arg1[, arg2, ...]",
      "He served as Prime Minister .\t0.9\tserved as\tHe\tPrime Minister"),
-    ("openie4", "carb robust benchie(en)",
-     "confidence, context, SimpleArgument(arg1,List([s, e))), Relation(rel,List(..)), SimpleArgument(arg2,..), sentence",
+    ("openie4", "confidence, context, SimpleArgument(arg1,List([s, e))), Relation(rel,List(..)), SimpleArgument(arg2,..), sentence",
      "0.93\t\tSimpleArgument(He,List([0, 2)))\tRelation(served as,List([3, 12)))\tSimpleArgument(Prime Minister,"
      "List([13, 27)))\tHe served as Prime Minister ."),
-    ("openie5", "carb robust benchie(en)",
-     "as openie4; column 5 may hold n-ary arguments joined by ';', spans may be List(null)",
+    ("openie5", "as openie4; column 5 may hold n-ary arguments joined by ';', spans may be List(null)",
      "0.93\t\tSimpleArgument(He,List([0, 2)))\tRelation(served,List([3, 9)))\tSimpleArgument(as Prime Minister,"
      "List([10, 26)));TemporalArgument(in 1901,List(null))\tHe served as Prime Minister in 1901 ."),
-    ("allennlp", "carb robust benchie(en)",
-     "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence (OpenIE6, IMoJIE, CompactIE...)",
+    ("allennlp", "sentence, <arg1>..</arg1> <rel>..</rel> <arg2>..</arg2>, confidence (OpenIE6, IMoJIE, CompactIE...)",
      "He served as Prime Minister .\t<arg1> He </arg1> <rel> served as </rel> <arg2> Prime Minister </arg2>\t-0.05"),
-    ("clausie", "carb robust benchie(en)", "a sentence line, then per extraction: id, \"arg1\", \"rel\", \"arg2\", confidence",
+    ("clausie", "a sentence line, then per extraction: id, \"arg1\", \"rel\", \"arg2\", confidence",
      "He served as Prime Minister .  /  1\t\"He\"\t\"served\"\t\"as Prime Minister\"\t0.8"),
-    ("props", "carb robust benchie(en)", "confidence, sentence, relation, role1, arg1[, role2, arg2, ...]",
+    ("props", "confidence, sentence, relation, role1, arg1[, role2, arg2, ...]",
      "-227.4\tHe served as Prime Minister .\tserved\tsubj\tHe\tprep_as\tPrime Minister"),
-    ("reverb", "carb robust benchie(en)", "18 ReVerb columns: arg1, rel, arg2 in 3-5, confidence in 12, sentence in 13",
+    ("reverb", "18 ReVerb columns: arg1, rel, arg2 in 3-5, confidence in 12, sentence in 13",
      "in.txt\t1\tHe\tserved as\tPrime Minister\t0\t1\t1\t3\t3\t5\t0.7\tHe served as Prime Minister .\tPRP VBD IN NNP NNP ."
      "\tB-NP B-VP B-PP B-NP I-NP O\the\tserve as\tprime minister"),
-    ("ollie", "carb robust benchie(en)", "a header line, then confidence, arg1, rel, arg2, enabler, attribution, sentence",
+    ("ollie", "a header line, then confidence, arg1, rel, arg2, enabler, attribution, sentence",
      "0.9\tHe\tserved as\tPrime Minister\t\t\tHe served as Prime Minister ."),
-    ("stanford", "carb robust benchie(en)",
-     "CoreNLP `OpenIE -format reverb`, 17 columns: doc id (no_doc_id, a number or a path), sentence index, arg1, rel, "
+    ("stanford", "CoreNLP `OpenIE -format reverb`, 17 columns: doc id (no_doc_id, a number or a path), sentence index, arg1, rel, "
      "arg2, 6 token offsets, confidence, sentence, POS tags, 3 lemma columns (13 columns are enough)",
      "no_doc_id\t0\tHe\tserved as\tPrime Minister\t0\t1\t1\t3\t3\t5\t1.000\tHe served as Prime Minister ."
      "\tPRP VBD IN NNP NNP .\the\tserve as\tPrime Minister"),
-    ("jsonl", "carb benchie", "one JSON object per line: sentence (BenchIE: sent_id or sentence), confidence, "
+    ("jsonl", "one JSON object per line: sentence (or sent_id where the gold numbers its sentences), confidence, "
      "predicate, arguments",
      '{"sentence": "He served as Prime Minister .", "confidence": 0.9, "predicate": "served as", '
      '"arguments": ["He", "Prime Minister"]}'),
 )
+
+
+def layouts(read_by: Callable[[str], str]) -> tuple[tuple[str, str, str, str], ...]:
+    """:data:`LAYOUTS` as ``triplebench formats`` lists them: (name, who reads it, layout, example).
+
+    Parameters
+    ----------
+    read_by : callable
+        ``read_by(name) -> str``: the benchmarks that read the format ``name``.
+
+    Returns
+    -------
+    tuple of (str, str, str, str)
+        One entry per format, in :data:`LAYOUTS` order.
+    """
+    return tuple((name, read_by(name), layout, example) for name, layout, example in LAYOUTS)

@@ -1,7 +1,8 @@
-"""The one CaRB engine: columnar extractions -> token ids -> loop kernels -> accumulators.
+"""The one token-overlap matching engine: columnar extractions -> token ids -> loop kernels -> accumulators.
 
-CaRB, its binary mode and ROBUST all go through :func:`evaluate`. An evaluation is a
-set of independent *problems* (CaRB: one; ROBUST: one per clique sentence), each
+Every token-overlap Open IE scorer goes through :func:`evaluate` (CaRB, its binary mode and
+ROBUST are its clients). An evaluation is a set of independent *problems* (CaRB: one; ROBUST:
+one per clique sentence), each
 with its own confidence thresholds (every distinct confidence of its predictions).
 Gold sentences belong to a problem; a predicted extraction names its problem and
 its gold sentence (``-1``: a sentence without gold extractions, which only adds
@@ -11,7 +12,6 @@ thresholds, reference quirk 6).
 from __future__ import annotations
 
 import re
-import string
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,145 +20,14 @@ from operator import itemgetter
 
 import numpy as np
 
-from ...scoring.units import UnitStatistics
-from ...warmup import one_shot
+from ..warmup import one_shot
 from . import kernels as K
+from .extractions import Extractions
 from .kernels import GoldFlag, Mode
 
-PTB_ESCAPES = (("(", "-LRB-"), (")", "-RRB-"), ("[", "-LSB-"), ("]", "-RSB-"), ("{", "-LCB-"), ("}", "-RCB-"))
-_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
-PREPOSITIONS = frozenset(
-    ["above", "across", "against", "along", "among", "around", "at", "before", "behind", "below", "beneath", "beside",
-     "between", "by", "for", "from", "in", "into", "near", "of", "off", "on", "to", "toward", "under", "upon", "with",
-     "within"]
-)
 SAID_VERBS = ("said", "told", "added", "adds", "says")
 _SAID = re.compile("|".join(SAID_VERBS))  # a substring test, like the reference's `verb in predicate`
 BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
-METRICS = ("auc", "precision", "recall", "f1")
-
-
-class _SentenceKeys(dict):
-    """Sentence -> its key, computed on first lookup (a hit is a plain dict lookup; bounded)."""
-
-    def __missing__(self, sentence: str) -> str:
-        key = sentence.replace(" ", "")
-        for plain, escaped in PTB_ESCAPES:
-            key = key.replace(escaped, plain)
-        key = _PUNCT.sub("", key)
-        if len(self) > 1_000_000:
-            self.clear()
-        self[sentence] = key
-        return key
-
-
-_KEYS = _SentenceKeys()
-
-
-def normalize_key(sentence: str) -> str:
-    """The reference sentence key: no spaces, PTB escapes undone, ASCII punctuation removed.
-
-    Memoised (the same sentences come back every epoch and every system).
-
-    Examples
-    --------
-    >>> normalize_key("A -LRB- b -RRB- , c .")
-    'Abc'
-    """
-    return _KEYS[sentence]
-
-
-@dataclass
-class Extractions:
-    """Extractions as columns (no object per extraction).
-
-    Attributes
-    ----------
-    sentence : list of str
-        Raw sentence text per extraction.
-    predicate : list of str
-        Predicate per extraction.
-    arguments : list of list of str
-        Arguments per extraction.
-    confidence : ndarray of float64
-        Confidence per extraction.
-    """
-
-    sentence: list[str]
-    predicate: list[str]
-    arguments: list[list[str]]
-    confidence: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.predicate)
-
-    def binarized(self) -> Extractions:
-        """The reference ``Benchmark.binarize`` (quirk 9): an n-ary extraction (n > 2) becomes
-        n - 1 copies of its last binary state; order kept, copies in place."""
-        keep: list[int] = []
-        pred: list[str] = []
-        args: list[list[str]] = []
-        for i, (p, a) in enumerate(zip(self.predicate, self.arguments)):
-            if len(a) <= 2:
-                keep.append(i)
-                pred.append(p)
-                args.append(list(a[:2]))
-                continue
-            words = a[-1].split()
-            final = p + " " + a[1]
-            if words and words[0].lower() in PREPOSITIONS:
-                final += " " + words[0]
-                words = words[1:]
-            state = [a[0], " ".join(words)]
-            for _ in range(len(a) - 1):
-                keep.append(i)
-                pred.append(final)
-                args.append(state)
-        index = np.asarray(keep, dtype=np.int64)
-        return Extractions([self.sentence[i] for i in keep], pred, args, self.confidence[index])
-
-
-@dataclass
-class Grouping:
-    """Raw sentences grouped by reference key (quirk 1: the last raw group of a key wins).
-
-    Attributes
-    ----------
-    raw_id : ndarray of int64
-        Per extraction, the index of its raw sentence (first-seen order).
-    keys : list of str
-        Per raw sentence, its normalised key.
-    kept : ndarray of bool
-        Per raw sentence, whether its group survives (False: dropped by a later raw
-        sentence with the same key).
-    per_raw : ndarray of int64
-        Extractions per raw sentence.
-    collisions, dropped : int
-        Raw sentences dropped by a collision, and their extractions.
-    """
-
-    raw_id: np.ndarray
-    keys: list[str]
-    kept: np.ndarray
-    per_raw: np.ndarray
-    collisions: int
-    dropped: int
-
-    @classmethod
-    def of(cls, sentences: Sequence[str]) -> Grouping:
-        """Group ``sentences`` (one per extraction)."""
-        index = dict(zip(dict.fromkeys(sentences), count()))  # raw sentences in order of first appearance
-        raw_id = np.fromiter(map(index.__getitem__, sentences), dtype=np.int64, count=len(sentences))
-        per_raw = np.bincount(raw_id, minlength=len(index))
-        keys = list(map(_KEYS.__getitem__, index))  # normalize_key, without a Python call per sentence
-        winner = dict(zip(keys, count()))  # key -> its last raw sentence
-        kept = np.zeros(len(keys), dtype=bool)
-        kept[list(winner.values())] = True
-        return cls(raw_id, keys, kept, per_raw, len(keys) - len(winner), int(per_raw[~kept].sum()))
-
-    def winners(self) -> dict[str, int]:
-        """Key -> index of the raw sentence that survives."""
-        return {self.keys[i]: i for i in np.flatnonzero(self.kept).tolist()}
 
 
 @dataclass
@@ -463,41 +332,3 @@ def evaluate(encoder: Encoder, gold: GoldSide, pred: Extractions, pred_gold: np.
                                        cidx[matched], t_len[gold.problem]))
     p, pl, r, rl = K.accumulate(*pieces.arrays(), t_off[gold.problem], len(thresholds), kernels)
     return Evaluation(thresholds, t_off, pieces, p, pl, r, rl)
-
-
-#: resamples whose accumulators are held at once (4 x this x thresholds floats)
-RESAMPLES_PER_BATCH = 64
-
-
-class CarbUnits(UnitStatistics):
-    """Per-gold-sentence statistics of one CaRB result (bootstrap and paired tests).
-
-    Parameters
-    ----------
-    ids : sequence of str
-        The gold sentence keys.
-    pieces : Pieces
-        The evaluation's per-sentence contributions.
-    n_thresholds : int
-        Thresholds of the (single) problem.
-    """
-
-    unit = "sentence"
-    metrics = METRICS
-
-    def __init__(self, ids: Sequence[str], pieces: Pieces, n_thresholds: int) -> None:
-        self.ids = tuple(ids)
-        self.pieces = pieces
-        self.n_thresholds = n_thresholds
-
-    def evaluate(self, samples: np.ndarray) -> np.ndarray:
-        """(auc, precision, recall, f1) of each resample of gold sentences: accumulators from
-        :func:`~triplebench.benchmarks.carb.bootstrap_kernels.resampled_curves`, a batch at a time."""
-        from .bootstrap_kernels import resampled_curves
-
-        samples = np.ascontiguousarray(samples, dtype=np.int64)
-        out = np.zeros((len(samples), 4))
-        for lo in range(0, len(samples), RESAMPLES_PER_BATCH):
-            curves = resampled_curves(*self.pieces.arrays(), self.n_thresholds, samples[lo:lo + RESAMPLES_PER_BATCH])
-            out[lo:lo + RESAMPLES_PER_BATCH] = K.summaries(*curves)
-        return out
