@@ -144,6 +144,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("benchmark",),  # the benchmark type: the hooks every benchmark folder declares, the score pipeline
     ("triplebench",),  # the package root: score(), compare(), run()
     ("evaluate_module", "warmup", "summary", "release", "repair"),  # repair: what a killed `dvc repro` left (make)
+    ("openie",),  # Open IE machinery several benchmarks share (keys, readers, matching kernels, task); names none of them
     ("reports",),
     ("cli",),
     ("benchmarks",),  # each benchmark builds on the whole framework; the framework reaches it only through the registry
@@ -184,7 +185,7 @@ def _imports(source: str, module: str, is_package: bool, modules=MODULES) -> lis
 
 
 def _unit(name: str) -> str:
-    """``triplebench.benchmarks.carb.matching`` -> ``scoring``; the package root -> ``triplebench``."""
+    """``triplebench.benchmarks.carb.scorer`` -> ``benchmarks``; the package root -> ``triplebench``."""
     parts = name.split(".")
     return parts[1] if len(parts) > 1 else parts[0]
 
@@ -247,9 +248,9 @@ def test_no_two_modules_import_each_other() -> None:
 
 
 def _is_kernel_module(name: str) -> bool:
-    """A benchmark's kernel module: ``benchmarks.<b>.kernels`` or ``benchmarks.<b>.<what>_kernels``."""
+    """A kernel module: ``benchmarks.<b>.kernels``, ``benchmarks.<b>.<what>_kernels`` or the same in ``openie``."""
     last = name.rsplit(".", 1)[-1]
-    return _unit(name) == "benchmarks" and (last == "kernels" or last.endswith("_kernels"))
+    return _unit(name) in ("benchmarks", "openie") and (last == "kernels" or last.endswith("_kernels"))
 
 
 def test_kernels_import_only_numpy_numba_and_the_standard_library() -> None:
@@ -266,12 +267,40 @@ def test_kernels_import_only_numpy_numba_and_the_standard_library() -> None:
     assert not problems, problems
 
 
+def _benchmark_of(name: str) -> str | None:
+    """``triplebench.benchmarks.carb.scorer`` -> ``carb``; None outside a benchmark folder."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "benchmarks" else None
+
+
+def _cross_benchmark_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of one benchmark folder's module by another benchmark folder's module."""
+    return [f"{module} imports {name}" for module, imported in sorted(graph.items()) for name in sorted(imported)
+            if _benchmark_of(module) and _benchmark_of(name) and _benchmark_of(name) != _benchmark_of(module)]
+
+
+def test_no_benchmark_imports_another() -> None:
+    """A benchmark folder imports the framework, never another benchmark folder (lazy imports included):
+    what two benchmarks share is a framework package (``triplebench.openie``)."""
+    problems = _cross_benchmark_imports(_graph())
+    assert not problems, "benchmarks importing other benchmarks:\n" + "\n".join(problems)
+
+
+def test_the_cross_benchmark_check_sees_a_lazy_import() -> None:
+    """The check itself: a lazy relative import of another benchmark's module is found; the folder's
+    own modules, the framework and the ``benchmarks`` package are not."""
+    source = "from . import gold\nfrom ...openie import keys\n\ndef f():\n    from ..carb.scorer import score\n"
+    module = "triplebench.benchmarks.robust.scorer"
+    graph = {module: set(_imports(source, module, False)) | {"triplebench.benchmarks"}}
+    assert _cross_benchmark_imports(graph) == [f"{module} imports triplebench.benchmarks.carb.scorer"]
+
+
 def test_the_import_check_sees_relative_lazy_and_submodule_imports() -> None:
     """The check itself: lazy and relative imports are found and resolved to absolute names, and
     ``from .. import scoring`` is the scoring package, not the root."""
-    source = "import numpy\nfrom . import kernels\n\ndef f():\n    from ...scoring import units\n    from ... import scoring\n"
-    assert _imports(source, "triplebench.benchmarks.carb.matching", False) == [
-        "numpy", "triplebench.benchmarks.carb.kernels", "triplebench.scoring.units", "triplebench.scoring"]
+    source = "import numpy\nfrom . import gold\n\ndef f():\n    from ...scoring import units\n    from ... import scoring\n"
+    assert _imports(source, "triplebench.benchmarks.carb.scorer", False) == [
+        "numpy", "triplebench.benchmarks.carb.gold", "triplebench.scoring.units", "triplebench.scoring"]
     assert _imports("from .gold import x\n", "triplebench.benchmarks.combo", True) == ["triplebench.benchmarks.combo.gold"]
     layer_of = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
-    assert layer_of[_unit("triplebench.benchmarks.carb.formats")] > layer_of[_unit("triplebench.scoring")]
+    assert layer_of[_unit("triplebench.benchmarks.carb.scorer")] > layer_of[_unit("triplebench.scoring")]
