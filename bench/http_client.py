@@ -66,7 +66,7 @@ spec = json.loads(sys.argv[1])
 from triplebench.harness.adapters.server import ServerAdapter
 from triplebench.harness.cache import ReplyCache
 from triplebench.harness.exchange import Request, request_key
-from triplebench.harness.harness import ask
+from triplebench.harness.ask import ask
 adapter = ServerAdapter("m", f"http://127.0.0.1:{spec['port']}/v1")
 def requests(tag, n):
     texts = [f"Barack Obama was born in Hawaii ({tag} {k})." for k in range(n)]

@@ -37,10 +37,10 @@ sys.path.insert(0, str(ROOT / "tests" / "run"))
 
 from run_servers import ModelServer  # noqa: E402
 
+from triplebench.exporters.lm_eval import write_task_folder  # noqa: E402
 from triplebench.harness import ServerAdapter, run  # noqa: E402
-from triplebench.harness.lm_eval import write_task_folder  # noqa: E402
-from triplebench.harness.tasks import find_tasks  # noqa: E402
 from triplebench.location import DataLocation  # noqa: E402
+from triplebench.task_lookup import find_tasks  # noqa: E402
 
 SYSTEM = "OpenIE-4"
 

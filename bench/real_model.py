@@ -133,7 +133,7 @@ def start(server: str, python: str, model: str, port: int, log: Path, wait: floa
 def task_shots(shots: int) -> list[tuple[str, int]]:
     """Every runnable task with the demonstrations it takes: ``shots`` where its benchmark accepts them, else 0."""
     from triplebench.errors import InputError
-    from triplebench.harness.tasks import find_tasks
+    from triplebench.task_lookup import find_tasks
 
     chosen = []
     for task in find_tasks(["all"]):

@@ -174,7 +174,7 @@ def run(model: Any, benchmarks: Any = "all", **options: Any) -> dict[str, Any]:
     'carb|split:test|...|model:py:...extract|prompt:openie-nary@3#...|data:...'
     """
     from .harness import run as run_model
-    from .harness.tasks import find_tasks
+    from .task_lookup import find_tasks
     from .location import DataLocation
 
     names = [n.strip() for n in benchmarks.split(",")] if isinstance(benchmarks, str) else list(benchmarks)

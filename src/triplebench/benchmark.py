@@ -25,14 +25,19 @@ hook                required  what it is
 ``from_evaluate``   no        the evaluate module's ``compute`` (default: predictions only)
 ``warm_up``         no        compile its numba kernels into the cache (default: none to compile)
 ``layouts``         no        the prediction formats it reads (``triplebench formats``)
-``report``          no        its report stage (:class:`ReportStage`)
+``report``          no        its report stage (:class:`ReportStage`), options included
 ``cli``             no        CLI-only options of ``score`` (:class:`CliExtras`)
 ``commands``        no        top-level commands of its own (:class:`Command`)
 ``tasks``           no        its ``triplebench run`` tasks (:class:`~triplebench.harness.task.Task`)
 ==================  ========  ==================================================================
 
 Part hooks import their module inside the method (``from . import report``), so a
-``score`` call imports the scorer and nothing of the builder, the report or the CLI extras.
+``score`` call imports the scorer and nothing of the builder, the report or the CLI extras; the
+import statement is also how the layer test and the DVC lineage see the dependency.
+
+Everything a benchmark puts on the command line (``cli``, ``commands``, ``report``) is declared
+as :class:`~triplebench.options.Option` s; ``triplebench.cli`` alone builds the parsers, and the
+functions get the parsed values as one object with an attribute per option.
 
 The score pipeline, written once (:meth:`Benchmark.score`): options are validated
 (selectors included) before anything is read, :meth:`~Benchmark.check` refuses what cannot go
@@ -42,7 +47,6 @@ bootstrap intervals are attached over the result's units.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,10 +76,11 @@ class ReportStage:
     Parameters
     ----------
     main : callable
-        ``main(folder, settings, argv) -> int``: one report stage (``triplebench report <key>
+        ``main(folder, settings, values) -> int``: one report stage (``triplebench report <key>
         [options]``): scores the published system outputs with the stage's ``settings`` (its
         ``params.yaml`` section) and writes its files into ``folder`` (a fresh folder that replaces
-        ``reports/stages/<key>/`` when ``main`` returns 0).
+        ``reports/stages/<key>/`` when ``main`` returns 0); ``values``: the parsed :attr:`options`,
+        one attribute each.
     index_part : callable
         ``index_part(folders, settings, significance) -> IndexPart``: the benchmark's section of
         ``reports/index.html``, its figures and per-system metrics rows, read from ``folders``
@@ -87,18 +92,24 @@ class ReportStage:
         benchmark publishes no system outputs to compare with.
     add_requires : tuple of str
         The scorer options every added system must set (e.g. a language).
+    options : tuple of Option
+        The stage's command-line options (``triplebench report genres embed``); none: ``--help`` only.
+    description : str
+        What ``triplebench report <key> --help`` prints (the report module's docstring).
 
     Examples
     --------
-    >>> stage = ReportStage(lambda folder, settings, argv: 0, lambda folders, settings, significance: None)
-    >>> stage.add_section is None, stage.add_requires
-    (True, ())
+    >>> stage = ReportStage(lambda folder, settings, values: 0, lambda folders, settings, significance: None)
+    >>> stage.add_section is None, stage.add_requires, stage.options
+    (True, (), ())
     """
 
-    main: Callable[[Path, dict[str, Any], Sequence[str]], int]
+    main: Callable[[Path, dict[str, Any], Any], int]
     index_part: Callable[..., Any]
     add_section: Callable[..., str] | None = None
     add_requires: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,11 +121,12 @@ class CliExtras:
     options : tuple of Option
         Flags that only the command line has (``--curve FILE``).
     inputs : callable, optional
-        ``inputs(args) -> [(name, predictions), ...] or None``: what to score instead of the
+        ``inputs(values) -> [(name, predictions), ...] or None``: what to score instead of the
         positional files (``--gold-as-prediction``), or None to score the files; it also checks
-        the extras' flags before anything is scored.
+        the extras' flags before anything is scored. ``values``: the parsed command line, one
+        attribute per option (``values.predictions``, ``values.gold``, the extras' own).
     after : callable, optional
-        ``after(args, [(name, result), ...])``: what to do with the results once printed
+        ``after(values, [(name, result), ...])``: what to do with the results once printed
         (write ``--curve``).
 
     Examples
@@ -125,8 +137,8 @@ class CliExtras:
     """
 
     options: tuple[Option, ...] = ()
-    inputs: Callable[[argparse.Namespace], list[tuple[str, Any]] | None] | None = None
-    after: Callable[[argparse.Namespace, list[tuple[str, Any]]], None] | None = None
+    inputs: Callable[[Any], list[tuple[str, Any]] | None] | None = None
+    after: Callable[[Any, list[tuple[str, Any]]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -139,10 +151,14 @@ class Command:
         The command word.
     help : str
         One line for ``triplebench --help``.
-    configure : callable
-        ``configure(parser)``: adds its arguments.
+    options : callable
+        ``options() -> sequence of Option``: its flags, declared as a scorer's are (called only when
+        the command is the one being run, so the overview imports none of its code).
     run : callable
-        ``run(args) -> int``: the exit status.
+        ``run(values) -> int``: the exit status; ``values``: the parsed command line, one attribute
+        per option.
+    description : str
+        What ``--help`` prints above the options (as written: line breaks kept); default: ``help``.
 
     Examples
     --------
@@ -153,8 +169,9 @@ class Command:
 
     name: str
     help: str
-    configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
+    options: Callable[[], Sequence[Option]]
+    run: Callable[[Any], int]
+    description: str = ""
 
 
 class Benchmark:

@@ -5,8 +5,10 @@ one declaration
 
 * :func:`validate` checks keyword values (API, evaluate ``compute`` kwargs, CLI)
   and raises :class:`~triplebench.errors.InputError` naming the option;
-* :func:`add_arguments` derives the CLI flags: ``--<name>`` with ``_`` -> ``-``,
-  the same name as the keyword, the same choices and defaults.
+* :func:`triplebench.cli.options.add_options` derives the CLI flags: ``--<name>`` with
+  ``_`` -> ``-``, the same name as the keyword, the same choices and defaults. Options are the
+  one way anything outside ``cli/`` declares a flag (a scorer's, a benchmark's command or report
+  stage, ``score``'s extras); only ``cli/`` builds parsers.
 
 Options shared by every benchmark (``allow_partial``, ``bootstrap``, ``seed``,
 ``level``) and those of a paired comparison (``metric``, ``resamples``) are defined
@@ -15,13 +17,12 @@ once here.
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import InputError, shorten
+from .errors import InputError
 
 KINDS = ("int", "float", "bool", "str", "choice", "choices", "path", "object")
 
@@ -50,6 +51,8 @@ class Option:
         Inclusive bounds of a number.
     flags : tuple of str
         Extra CLI spellings (e.g. ``--lang`` for ``--language``).
+    positional : bool
+        On the command line an operand, not a ``--flag`` (``triplebench report genres embed``).
 
     Raises
     ------
@@ -72,6 +75,7 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     flags: tuple[str, ...] = ()
+    positional: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -319,98 +323,4 @@ def validate(spec: Sequence[Option], values: Mapping[str, Any], *, where: str = 
     for option in spec:
         value = values.get(option.name, option.default)
         out[option.name] = option.check(value)
-    return out
-
-
-def add_arguments(parser: argparse.ArgumentParser, spec: Sequence[Option]) -> None:
-    """Add one CLI flag per option of ``spec`` (``object`` options have none).
-
-    Values are parsed as strings and converted by :func:`validate`, so the CLI
-    and the API accept and refuse exactly the same values.
-
-    Parameters
-    ----------
-    parser : argparse.ArgumentParser
-        The parser (or subcommand parser) to add the flags to.
-    spec : sequence of Option
-        The declarations.
-
-    Examples
-    --------
-    >>> import argparse
-    >>> from triplebench.benchmarks import carb
-    >>> parser = argparse.ArgumentParser(prog="triplebench score carb")
-    >>> add_arguments(parser, carb.OPTIONS)
-    >>> parser.parse_args(["--split", "dev", "--bootstrap", "100"]).bootstrap
-    100
-    """
-    for option in spec:
-        if option.kind == "object":
-            continue
-        names = (option.flag, *option.flags)
-        text = option.help
-        if option.kind in ("choice", "choices") and not callable(option.choices):
-            text += f" ({' | '.join(option.allowed())})"
-        if option.default not in (None, False, "", ()):
-            shown = ",".join(option.default) if isinstance(option.default, (list, tuple)) else option.default
-            text += f" [default: {shown}]"
-        text = text.replace("%", "%%")
-        if option.kind == "bool":
-            parser.add_argument(*names, dest=option.name, action="store_true", default=option.default, help=text)
-        else:
-            metavar = option.name.upper() if option.kind != "path" else "FILE"
-            parser.add_argument(*names, dest=option.name, default=None, metavar=metavar, help=text,
-                                type=_cli_value(option))
-
-
-def _cli_value(option: Option) -> Callable[[str], Any]:
-    def convert(text: str) -> Any:
-        if option.kind == "int":
-            try:
-                return int(text, 10)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"expected an integer, got {shorten(text)}") from None
-        if option.kind == "float":
-            try:
-                return float(text)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"expected a number, got {shorten(text)}") from None
-        return text
-
-    convert.__name__ = option.kind
-    return convert
-
-
-def from_namespace(spec: Sequence[Option], namespace: argparse.Namespace) -> dict[str, Any]:
-    """Return the keyword values given on the command line (absent flags are left out).
-
-    Parameters
-    ----------
-    spec : sequence of Option
-        The declarations the flags were added from (:func:`add_arguments`).
-    namespace : argparse.Namespace
-        The parsed command line.
-
-    Returns
-    -------
-    dict of str to object
-        The options whose flag was given, ready for :func:`validate` and ``score``.
-
-    Examples
-    --------
-    >>> import argparse
-    >>> from triplebench.benchmarks import carb
-    >>> parser = argparse.ArgumentParser(prog="triplebench score carb")
-    >>> add_arguments(parser, carb.OPTIONS)
-    >>> from_namespace(carb.OPTIONS, parser.parse_args(["--split", "dev", "--bootstrap", "100"]))
-    {'split': 'dev', 'bootstrap': 100}
-    """
-    out = {}
-    for option in spec:
-        if option.kind == "object" or not hasattr(namespace, option.name):
-            continue
-        value = getattr(namespace, option.name)
-        if value is None or (option.kind == "bool" and value == option.default):
-            continue
-        out[option.name] = value
     return out

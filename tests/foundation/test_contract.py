@@ -140,9 +140,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sources", "formats"),
     ("signature",),
     ("builders", "scoring"),
-    ("harness",),  # runs a model over a benchmark's inputs: tasks come from the benchmark folders
-    ("benchmark",),  # the benchmark type: the hooks every benchmark folder declares, the score pipeline
+    ("harness",),  # the engine that runs a model over a benchmark's inputs: tasks come from the benchmark folders
+    ("benchmark", "task_lookup"),  # the benchmark type (its hooks, the score pipeline); run's tasks found by name
     ("triplebench",),  # the package root: score(), compare(), run()
+    ("exporters",),  # a run's results for other tools (the Hub's Eval Results, lm-eval task folders)
     ("evaluate_module", "warmup", "summary", "release", "repair"),  # repair: what a killed `dvc repro` left (make)
     ("openie",),  # Open IE machinery several benchmarks share (keys, readers, matching kernels, task); names none of them
     ("reports",),
@@ -304,3 +305,30 @@ def test_the_import_check_sees_relative_lazy_and_submodule_imports() -> None:
     assert _imports("from .gold import x\n", "triplebench.benchmarks.combo", True) == ["triplebench.benchmarks.combo.gold"]
     layer_of = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
     assert layer_of[_unit("triplebench.benchmarks.carb.scorer")] > layer_of[_unit("triplebench.scoring")]
+
+def _argparse_imports(path: Path) -> list[int]:
+    """Lines of ``path`` that import ``argparse``: at module level, in a function or under ``TYPE_CHECKING``."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "argparse" for alias in node.names):
+            lines.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "argparse":
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_command_line_imports_argparse() -> None:
+    """Parsers are built in ``triplebench.cli`` alone: a scorer, a benchmark's command, report stage or
+    ``score`` extras declare :class:`~triplebench.options.Option` s and get the parsed values as an object."""
+    problems = [f"{path.relative_to(SRC)}:{line}" for path in sorted(SRC.rglob("*.py")) if path.relative_to(SRC).parts[0] != "cli"
+                for line in _argparse_imports(path)]
+    assert not problems, "argparse imported outside triplebench.cli:\n" + "\n".join(problems)
+
+
+def test_the_argparse_check_sees_lazy_and_type_checking_imports(tmp_path: Path) -> None:
+    """The check itself: an import inside a function, under ``TYPE_CHECKING`` and ``from argparse import`` are found,
+    a relative import of a module of the same name is not."""
+    module = tmp_path / "m.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import argparse\n\ndef f():\n"
+                      "    from argparse import Namespace\n\nfrom . import argparse\n", encoding="utf-8")
+    assert _argparse_imports(module) == [3, 6]

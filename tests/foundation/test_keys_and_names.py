@@ -134,8 +134,8 @@ def test_the_embedder_warns_too(server, lookups):
 
 def test_a_model_run_warns_whether_the_url_comes_from_a_flag_or_the_environment(server, lookups, monkeypatch):
     from triplebench.harness import ServerAdapter
+    from triplebench.harness.ask import ask
     from triplebench.harness.exchange import Request
-    from triplebench.harness.harness import ask
 
     url = f"http://api.openai.com:{server.port}/v1"
     by_flag = ServerAdapter("m", url, insecure_http=True)
@@ -266,8 +266,8 @@ def test_a_judge_run_stops_after_the_first_definitive_lookup(lookups, host, look
 
 def test_a_model_run_stops_after_the_first_definitive_lookup(lookups):
     from triplebench.harness import ServerAdapter
+    from triplebench.harness.ask import RunError, ask
     from triplebench.harness.exchange import Request
-    from triplebench.harness.harness import RunError, ask
 
     adapter = ServerAdapter("m", "https://slow.example.org/v1", backoff=0.01, retries=5)
     requests = [Request(f"k{i}", f"c{i}", f"prompt {i}") for i in range(100)]

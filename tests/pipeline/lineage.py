@@ -27,7 +27,7 @@ from closure import ROOT, SRC, closure, stage_entries
 
 PACKAGE_DIR = SRC / "triplebench"
 BENCHMARKS_DIR = PACKAGE_DIR / "benchmarks"
-INDEX_COMMAND = "python -m triplebench.reports.index"
+INDEX_COMMAND = "python -m triplebench.cli.report_index"
 
 HEADER = """\
 # Written by `python tests/pipeline/lineage.py` from the code: edit that script, not this file

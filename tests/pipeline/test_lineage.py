@@ -67,7 +67,7 @@ def test_closure_follows_lazy_imports_the_loader_and_the_command_table() -> None
     assert {"src/triplebench/benchmarks/genres/build.py", "src/triplebench/benchmarks/genres/judge_replies.py",
             "src/triplebench/formats/text.py", "src/triplebench/cli/pipeline.py"} <= build
     assert not any(rel.startswith("src/triplebench/benchmarks/combo/") for rel in build), sorted(build)
-    index = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("python -m triplebench.reports.index")).files}
+    index = {str(p.relative_to(ROOT)) for p in closure(*stage_entries("python -m triplebench.cli.report_index")).files}
     assert {f"src/triplebench/benchmarks/{b}/__init__.py" for b in BENCHMARKS} <= index
 
 

@@ -71,7 +71,7 @@ class ToyTask(Task):
 
 
 def find_tasks(names, n: int = 6):
-    """A ``find_tasks`` for ``command.main``: one toy task per name."""
+    """A ``find_tasks`` for ``triplebench.cli.run.run_tasks``: one toy task per name."""
     return [ToyTask(f"toy/{name}", texts(n)) for name in names]
 
 

@@ -17,8 +17,7 @@ import yaml
 from huggingface_hub import eval_result_entries_to_yaml, parse_eval_result_entries
 
 from triplebench.errors import InputError
-from triplebench.harness import run
-from triplebench.harness.eval_results import (
+from triplebench.exporters.eval_results import (
     Outcome,
     check_entries,
     check_eval_yaml,
@@ -28,9 +27,10 @@ from triplebench.harness.eval_results import (
     hub_task_id,
     metrics_of,
 )
-from triplebench.harness.tasks import find_tasks
+from triplebench.harness import run
 from triplebench.location import hub_org
 from triplebench.registry import BENCHMARKS, entry, load
+from triplebench.task_lookup import find_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from triplebench.cli.run import write_lm_eval_tasks
 from triplebench.errors import InputError, TripleBenchError
+from triplebench.exporters.lm_eval import MARKER, hooks, lm_task_name, write_task_folder
 from triplebench.harness import ServerAdapter, run
-from triplebench.harness.lm_eval import MARKER, command, hooks, lm_task_name, write_task_folder
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
+from triplebench.task_lookup import find_tasks
 
 #: every test reads the built datasets (the tasks' inputs and gold)
 pytestmark = pytest.mark.data
@@ -120,7 +121,7 @@ def test_the_folder_as_lm_eval_reads_it(tmp_path):
         "task": "carb/test", "benchmark": "carb", "prompt": task.prompt.label, "digest": task.prompt.digest,
         "data_version": task.data_version(), "metrics": ["f1", "auc", "precision", "recall"], "documents": DOCS}
     utils = (folder / "utils.py").read_text()
-    assert "from triplebench.harness.lm_eval import hooks" in utils and "def aggregate_f1(items):" in utils
+    assert "from triplebench.exporters.lm_eval import hooks" in utils and "def aggregate_f1(items):" in utils
 
 
 def test_the_chat_form_puts_the_system_text_in_the_description(tmp_path):
@@ -206,7 +207,7 @@ def test_items_of_two_tasks_are_refused(tmp_path):
 def test_the_command_writes_the_folder(tmp_path, capsys):
     args = argparse.Namespace(lm_eval_tasks=str(tmp_path / "tasks"), benchmarks=["carb"], shots=0, api="completions", limit=4,
                               max_tokens=256, stop=[])
-    assert command(args, DataLocation.default()) == 0
+    assert write_lm_eval_tasks(args, DataLocation.default()) == 0
     out, err = capsys.readouterr()
     assert re.match(r"triplebench_carb_test: carb/test, 4 documents, prompt openie-nary@\d+#\w+, metrics f1\n$", out)
     assert "lm_eval --include_path" in err and (tmp_path / "tasks" / "triplebench_carb_test.yaml").is_file()

@@ -19,8 +19,8 @@ from run_servers import ModelServer
 import triplebench
 from conftest import upstream_file
 from triplebench.harness import Decoding, ServerAdapter
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 

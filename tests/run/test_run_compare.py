@@ -8,7 +8,7 @@ import pytest
 import triplebench
 from triplebench.errors import InputError
 from triplebench.harness import run
-from triplebench.harness.tasks import find_tasks
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 

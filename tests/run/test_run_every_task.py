@@ -12,7 +12,7 @@ import json
 import pytest
 
 from triplebench.cli.main import main
-from triplebench.harness.tasks import find_tasks
+from triplebench.task_lookup import find_tasks
 
 
 @pytest.mark.data

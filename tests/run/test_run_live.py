@@ -12,7 +12,7 @@ from run_toy import ToyTask, texts
 
 from triplebench.errors import InputError
 from triplebench.harness import Decoding, ServerAdapter, run
-from triplebench.harness.harness import RunError
+from triplebench.harness.ask import RunError
 
 
 def adapter(server: ModelServer, api: str = "chat", **decoding) -> ServerAdapter:
@@ -156,7 +156,7 @@ def test_past_max_failed_the_task_is_refused_with_the_counts_and_the_others_are_
 def test_a_server_that_answers_no_request_stops_the_run_after_a_few(tmp_path):
     """A chat endpoint without a chat template answers every request with a 500: after the first few fail
     through their retries with no reply between them, nothing more is asked."""
-    from triplebench.harness.harness import NONE_ANSWERED
+    from triplebench.harness.ask import NONE_ANSWERED
 
     ts = texts(60)
     with ModelServer(faults={t: ["500"] * 9 for t in ts}) as server:
@@ -190,8 +190,8 @@ class Terminal(io.StringIO):
 
 
 def _progress(stream, faults=None, n=30):
+    from triplebench.harness.ask import ask
     from triplebench.harness.exchange import Request
-    from triplebench.harness.harness import ask
 
     with ModelServer(delay=0.05, faults=faults) as server:
         requests = [Request(str(i), str(i), [{"role": "user", "content": t}]) for i, t in enumerate(texts(n))]
@@ -207,7 +207,7 @@ def test_the_progress_line_counts_and_estimates_on_a_terminal():
 
 
 def test_without_a_terminal_the_progress_is_a_line_every_few_seconds_with_a_true_rate():
-    from triplebench.harness.harness import PLAIN_EVERY
+    from triplebench.harness.ask import PLAIN_EVERY
 
     stream = io.StringIO()
     replies, _, stats = _progress(stream)

@@ -9,8 +9,9 @@ import pytest
 from run_servers import ModelServer, replay
 from run_toy import ToyTask, find_tasks, texts
 
+from triplebench.cli import run as run_command
 from triplebench.errors import InputError
-from triplebench.harness import Decoding, ServerAdapter, adapter_from_spec, command, run
+from triplebench.harness import Decoding, ServerAdapter, adapter_from_spec, run
 from triplebench.harness.adapters import CallableAdapter
 
 
@@ -143,18 +144,18 @@ def test_bad_decoding(kw, match):
 
 def parse(*argv):
     parser = argparse.ArgumentParser()
-    command.configure(parser)
+    run_command.add_model_arguments(parser)
     return parser.parse_args(list(argv))
 
 
 def test_the_command(tmp_path, capsys):
     with ModelServer() as server:
-        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a,b", "--out", str(tmp_path / "run"),
+        status = run_command.run_tasks(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a,b", "--out", str(tmp_path / "run"),
                                     "--cache", str(tmp_path / "c.sqlite"), "--quiet", "--max-tokens", "64", "--stop", "\n\n",
                                     "--extra", '{"top_k": 1}', "--logprobs"), find_tasks)
         assert server.received[0]["max_tokens"] == 64 and server.received[0]["top_k"] == 1 and server.received[0]["stop"] == ["\n\n"]
         assert len(server.received) == 6  # the two toy tasks ask the same six texts
-        status_again = command.main(parse("--model", "toy-model", "--url", server.url, "--benchmarks", "a", "--quiet", "--max-tokens", "64",
+        status_again = run_command.run_tasks(parse("--model", "toy-model", "--url", server.url, "--benchmarks", "a", "--quiet", "--max-tokens", "64",
                                           "--stop", "\n\n", "--extra", '{"top_k": 1}', "--logprobs", "--cache", str(tmp_path / "c.sqlite")),
                                     find_tasks)
         assert len(server.received) == 6
@@ -166,4 +167,4 @@ def test_the_command(tmp_path, capsys):
 
 def test_the_command_refuses_bad_extra():
     with pytest.raises(InputError, match="'extra'"):
-        command.main(parse("openai:m@http://127.0.0.1:1/v1", "--benchmarks", "a", "--extra", "[1]"), find_tasks)
+        run_command.run_tasks(parse("openai:m@http://127.0.0.1:1/v1", "--benchmarks", "a", "--extra", "[1]"), find_tasks)

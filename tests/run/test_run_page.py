@@ -9,8 +9,8 @@ import pytest
 from run_servers import ModelServer
 
 from triplebench.cli.main import main
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 

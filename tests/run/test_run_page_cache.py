@@ -19,11 +19,11 @@ import triplebench
 from triplebench.cache import _describe
 from triplebench.errors import InputError, TripleBenchWarning
 from triplebench.harness import run
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
 from triplebench.reports.run_page import write_run_page
 from triplebench.reports.significance import system_groups, system_result, systems
 from triplebench.reports.yours import write_page
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 

@@ -14,12 +14,12 @@ import pytest
 
 import triplebench
 from triplebench.harness import run
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
 from triplebench.reports.run_page import write_run_page
 from triplebench.reports.significance import levelled_records as levelled
 from triplebench.reports.significance import systems
 from triplebench.reports.yours import write_page
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 
@@ -190,7 +190,7 @@ def test_genres_archived_runs_carry_the_judged_scores_a_run_with_a_judge_has(bui
 def test_the_python_api_results_with_a_refused_task_make_a_page_and_eval_results(built, tmp_path):
     """``run()`` returns refused tasks too: the page lists one with its reason (from the manifest) beside the scored
     ones, and the Eval Results leave it out."""
-    from triplebench.harness.eval_results import eval_results
+    from triplebench.exporters.eval_results import eval_results
 
     tasks = find_tasks(["carb", "text2kg/unseen"])
     results = run(_openie4(False), tasks, out=tmp_path / "run", quiet=True, cache=False)

@@ -15,8 +15,8 @@ import pytest
 
 from triplebench.errors import InputError, TripleBenchError
 from triplebench.harness import run
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 

@@ -30,8 +30,8 @@ import pytest
 import triplebench
 from conftest import upstream_file
 from triplebench.harness import CallableAdapter, run
-from triplebench.harness.tasks import find_tasks
 from triplebench.location import DataLocation
+from triplebench.task_lookup import find_tasks
 
 pytestmark = pytest.mark.data
 

@@ -34,10 +34,10 @@ CLI = """
 import argparse, sys
 sys.path.insert(0, {here!r})
 from run_toy import find_tasks
-from triplebench.harness import command
+from triplebench.cli import run as run_command
 parser = argparse.ArgumentParser()
-command.configure(parser)
-sys.exit(command.main(parser.parse_args(sys.argv[1:]), lambda names: find_tasks(names, n={n})))
+run_command.add_model_arguments(parser)
+sys.exit(run_command.run_tasks(parser.parse_args(sys.argv[1:]), lambda names: find_tasks(names, n={n})))
 """
 
 
@@ -123,7 +123,7 @@ import sys, time
 from pathlib import Path
 sys.path.insert(0, {here!r})
 from run_toy import ToyTask, texts
-from triplebench.harness import command
+from triplebench.cli import run as run_command
 
 class Slow(ToyTask):
     def score(self, records, asked=None):
@@ -132,8 +132,8 @@ class Slow(ToyTask):
 
 import argparse
 parser = argparse.ArgumentParser()
-command.configure(parser)
-sys.exit(command.main(parser.parse_args(sys.argv[1:]), lambda names: [Slow("toy/a", texts(5))]))
+run_command.add_model_arguments(parser)
+sys.exit(run_command.run_tasks(parser.parse_args(sys.argv[1:]), lambda names: [Slow("toy/a", texts(5))]))
 """
 
 

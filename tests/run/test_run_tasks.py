@@ -12,8 +12,9 @@ import pytest
 from run_servers import ModelServer, replay
 from run_toy import PROMPT, ToyTask, find_tasks, texts
 
+from triplebench.cli import run as run_command
 from triplebench.errors import InputError, TripleBenchError
-from triplebench.harness import Decoding, Prompt, ServerAdapter, command, run
+from triplebench.harness import Decoding, Prompt, ServerAdapter, run
 from triplebench.harness.outputs import TaskResult
 from triplebench.harness.prompts import Demonstration
 from triplebench.harness.runner import with_prompt
@@ -26,7 +27,7 @@ def adapter(server: ModelServer, **decoding) -> ServerAdapter:
 
 def parse(*argv):
     parser = argparse.ArgumentParser()
-    command.configure(parser)
+    run_command.add_model_arguments(parser)
     return parser.parse_args(list(argv))
 
 
@@ -55,7 +56,7 @@ def test_the_command_ends_with_a_table_and_exit_2_when_a_task_is_refused(tmp_pat
 
     pages = []
     with ModelServer(replay({"x y z": "I cannot help."}, default="(w0a; w0b; w0c)")) as server:
-        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
+        status = run_command.run_tasks(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
                                     "--out", str(tmp_path / "run")), tasks, page=lambda out, t, results: pages.append(sorted(results)))
     out = capsys.readouterr().out
     assert status == 2 and pages == [["toy/a"]]  # the page of what was scored, written all the same
@@ -73,8 +74,8 @@ def test_the_command_ends_with_a_table_and_exit_2_when_a_task_is_refused(tmp_pat
 
 def test_every_task_scored_exits_0(tmp_path, capsys):
     with ModelServer() as server:
-        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a,b", "--quiet", "--cache", str(tmp_path / "c.sqlite")),
-                              find_tasks)
+        status = run_command.run_tasks(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a,b", "--quiet", "--cache",
+                                             str(tmp_path / "c.sqlite")), find_tasks)
     assert status == 0 and "2 of 2 tasks scored:" in capsys.readouterr().out
 
 
@@ -82,7 +83,7 @@ def test_every_task_scored_exits_0(tmp_path, capsys):
 
 def test_system_replaces_the_system_text_and_the_digest(tmp_path, capsys):
     with ModelServer() as server:
-        status = command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
+        status = run_command.run_tasks(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
                                     "--system", "You are terse.", "--out", str(tmp_path / "run")), find_tasks)
         assert server.received[0]["messages"][0] == {"role": "system", "content": "You are terse."}
     mine = Prompt("toy", "1", "{text}", system="You are terse.")
@@ -97,7 +98,7 @@ def test_a_prompt_file_runs_every_task_with_it(tmp_path, capsys):
     path.write_text('name = "mine"\nversion = "2"\nsystem = "Extract."\nuser = "Text: {text}"\n\n[[demonstrations]]\n'
                     'text = "a b c"\noutput = "(a; b; c)"\n', encoding="utf-8")
     with ModelServer() as server:
-        command.main(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
+        run_command.run_tasks(parse(f"openai:toy-model@{server.url}", "--benchmarks", "a", "--quiet", "--cache", str(tmp_path / "c.sqlite"),
                            "--prompt", str(path)), find_tasks)
         sent = [[m["content"] for m in body["messages"]] for body in server.received]
     assert sorted(sent) == [["Extract.", "Text: a b c", "(a; b; c)", f"Text: {t}"] for t in sorted(texts(6))]
@@ -163,7 +164,7 @@ def test_log_probabilities_asked_for_and_not_returned_are_named(tmp_path):
 def test_the_closing_row_shows_the_benchmarks_headline_score(name, scores, shown):
     replies = {"items": 3, "ok": 0, "empty": 0, "truncated": 3, "unparsable": 0, "failed": 0}
     outcome = TaskResult("x/y", name, "sig", SimpleNamespace(scores=scores), replies, {"kept": 4})
-    assert command._summary(outcome).split() == ["x/y", "scored", *shown.split(), "(3", "items:", "3", "truncated;", "4", "extractions",
+    assert run_command._summary(outcome).split() == ["x/y", "scored", *shown.split(), "(3", "items:", "3", "truncated;", "4", "extractions",
                                                  "kept)"]
 
 
@@ -171,7 +172,7 @@ def test_a_refused_row_counts_every_outcome_and_keeps_the_reason_whole():
     reason = "option 'limit': the 3 sentences asked hold no whole ROBUST clique (a clique is scored by its worst sentence; the " \
              "first has 4): ask at least 4; " + "more words " * 20
     replies = {"items": 5, "ok": 1, "empty": 1, "truncated": 1, "unparsable": 1, "failed": 1}
-    row = command._summary(TaskResult("robust/test", "robust", None, None, replies, {"kept": 1}, status="refused", reason=reason))
+    row = run_command._summary(TaskResult("robust/test", "robust", None, None, replies, {"kept": 1}, status="refused", reason=reason))
     head, *lines = row.split("\n")
     assert head.split() == ["robust/test", "refused", "(5", "items:", "1", "with", "extractions,", "1", "truncated,", "1", "empty,", "1",
                             "unparsable,", "1", "failed;", "1", "extraction", "kept):"]
@@ -181,6 +182,6 @@ def test_a_refused_row_counts_every_outcome_and_keeps_the_reason_whole():
 def test_the_task_lines_say_what_was_read_and_why_items_were_rejected(capsys):
     replies = {"items": 3, "ok": 1, "empty": 0, "truncated": 2, "unparsable": 0, "failed": 0}
     extractions = {"kept": 4, "rejected": {"copied": 3, "too_few": 1}}
-    command._report({"x/y": TaskResult("x/y", "carb", "sig", SimpleNamespace(scores={"f1": 0.5}), replies, extractions)})
+    run_command._report({"x/y": TaskResult("x/y", "carb", "sig", SimpleNamespace(scores={"f1": 0.5}), replies, extractions)})
     assert "  replies: 3 items: 1 with extractions, 2 truncated; 4 extractions kept; items rejected: 3 copied from the prompt, " \
            "1 too few elements; confidence: constant\n" in capsys.readouterr().out

@@ -48,7 +48,7 @@ def test_calls_carry_the_span_of_each_call():
 def test_run_refuses_the_prompts_own_calls_and_reads_up_to_an_invented_sentence(built):
     """What a published prompt shows (its ontology's signatures, its example's output) is not an extraction of its
     sentence, and a 'Test Sentence:' block the model went on to write is not read (issue 40)."""
-    from triplebench.harness.tasks import find_tasks
+    from triplebench.task_lookup import find_tasks
 
     task = find_tasks(["text2kg/unseen"])[0]
     item = task.inputs()[0]

@@ -26,7 +26,7 @@ import triplebench
 from triplebench.benchmarks.text2kg import score
 from triplebench.benchmarks.text2kg.formats import read_replies
 from triplebench.harness import ServerAdapter
-from triplebench.harness.tasks import find_tasks
+from triplebench.task_lookup import find_tasks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
 from run_servers import ModelServer  # noqa: E402

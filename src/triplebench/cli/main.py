@@ -31,22 +31,14 @@ from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import TripleBenchError, TripleBenchWarning, cut_echoes
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse's parser whose usage errors echo values the way every error does: a long one is
-    cut to a prefix and its length (:func:`~triplebench.errors.cut_echoes`). Its sub-parsers are
-    of the same class."""
-
-    def error(self, message: str):
-        """Print the usage and the (cut) message, exit 2."""
-        super().error(cut_echoes(message))
-
+from .options import Parser, add_options
 
 #: every command of the package: name -> (one line of help, the module of this package whose
 #: ``configure(command, parser, argv)`` adds its arguments and the function it runs). Only the
 #: module of the command being run is imported; benchmarks add commands of their own
-#: (:meth:`~triplebench.benchmark.Benchmark.commands`).
+#: (:meth:`~triplebench.benchmark.Benchmark.commands`), declared as options
+#: (:class:`~triplebench.benchmark.Command`) and added by :func:`~triplebench.cli.options.add_options`,
+#: as a scorer's options, a report stage's and ``score``'s extras are.
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("score predictions against a benchmark", "scoring"),
     "compare": ("paired bootstrap comparison of systems on a benchmark", "scoring"),
@@ -81,8 +73,10 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
         for benchmark in BENCHMARKS:
             for command in load(benchmark).commands():
-                sub = commands.add_parser(command.name, help=command.help, description=command.help)
-                command.configure(sub)
+                sub = commands.add_parser(command.name, help=command.help, description=command.description or command.help,
+                                          formatter_class=argparse.RawDescriptionHelpFormatter)
+                if command.name == wanted:
+                    add_options(sub, command.options())
                 sub.set_defaults(func=command.run)
     return parser
 

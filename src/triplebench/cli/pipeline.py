@@ -56,23 +56,47 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Run one report stage (what ``dvc repro`` runs as ``report@<key>``), or set your systems beside a
     benchmark's published ones."""
+    from ..registry import load
     from ..reports import report_sections, run_stage
+    from .options import parser_of
 
     sections = report_sections()
     if args.benchmark not in sections:
         from ..errors import InputError
 
         raise InputError.option("report stage", args.benchmark, "a report stage of params.yaml: " + " | ".join(sections))
-    return run_stage(args.benchmark, args.rest)
+    stage = load(sections[args.benchmark]["benchmark"]).report()  # None: run_stage says the benchmark has no report
+    values = None if stage is None else parser_of(f"triplebench report {args.benchmark}", stage.description,
+                                                   stage.options).parse_args(args.rest)
+    return run_stage(args.benchmark, values)
 
 
 def cmd_report_add(args: argparse.Namespace) -> int:
     """``triplebench report BENCH --add NAME=FILE[:FORMAT]``: your systems beside the published ones
     (a separate function: the DVC report stages never run it, so its code is not their dependency)."""
+    from ..registry import entry
     from ..reports import yours
+    from .options import Parser
 
     _check_benchmark(args.benchmark)
-    return yours.main(args.benchmark, args.rest)
+    parser = Parser(prog=f"triplebench report {args.benchmark}", description=yours.__doc__.split("\n\n")[1],
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--add", action="append", required=True, metavar="NAME=FILE[:FORMAT]",
+                        help="a system output to set beside the published ones (repeatable)")
+    parser.add_argument("--html", default=f"triplebench-{args.benchmark}.html", metavar="PATH",
+                        help="the page to write (default %(default)s)")
+    required = yours.required_options(args.benchmark)
+    for option in required:
+        parser.add_argument(option.flag, *option.flags, dest=option.name, choices=option.allowed() or None,
+                            help=f"{entry(args.benchmark).title}: the {option.name} of the added systems")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default %(default)s)")
+    parser.add_argument("--level", type=float, default=0.95, help="interval level (default %(default)s)")
+    given = parser.parse_args(args.rest)
+    written = yours.add_systems(args.benchmark, given.add, given.html, {option.name: getattr(given, option.name) for option in required},
+                                bootstrap=given.bootstrap, seed=given.seed, level=given.level)
+    print(f"wrote {written}")
+    return 0
 
 
 def _check_benchmark(name: str) -> None:

@@ -16,8 +16,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..options import COMPARE, METRIC, PAIRED_BOOTSTRAP, Option, add_arguments, from_namespace, validate
+from ..options import COMPARE, METRIC, PAIRED_BOOTSTRAP, Option, validate
 from ..registry import REGISTRY, load
+from .options import add_options, given_values
 
 if TYPE_CHECKING:
     from ..benchmark import Benchmark
@@ -75,10 +76,10 @@ def configure_score(parser: argparse.ArgumentParser, benchmark: Benchmark) -> No
     parser.add_argument("predictions", nargs="*", metavar="FILE[:FORMAT]",
                         help="prediction files (several: one table, one row per file; globs are expanded); "
                              "FILE:FORMAT reads that file in FORMAT, else --format, else what its lines say")
-    add_arguments(parser, benchmark.options)
+    add_options(parser, benchmark.options)
     extras = benchmark.cli()
     if extras is not None:
-        add_arguments(parser, extras.options)
+        add_options(parser, extras.options)
     _common_flags(parser)
 
 
@@ -89,8 +90,8 @@ def configure_compare(parser: argparse.ArgumentParser, benchmark: Benchmark) -> 
     parser.add_argument("a", metavar="A[:FORMAT]", help="predictions of system A (FILE:FORMAT: its own format)")
     parser.add_argument("b", metavar="B[:FORMAT]", nargs="+",
                         help="predictions of system B (several: each compared with A; FILE:FORMAT: its own format)")
-    add_arguments(parser, [o for o in benchmark.options if o.name not in ("bootstrap",)])
-    add_arguments(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), PAIRED_BOOTSTRAP])
+    add_options(parser, [o for o in benchmark.options if o.name not in ("bootstrap",)])
+    add_options(parser, [METRIC.with_help(f"the score to compare [default: {spec.main_score}]"), PAIRED_BOOTSTRAP])
     _common_flags(parser)
 
 
@@ -166,7 +167,7 @@ def run_score(benchmark: Benchmark, args: argparse.Namespace) -> int:
     """Score every file; print one result or one table."""
     from ..scoring.result import format_many
 
-    options = from_namespace(benchmark.options, args)
+    options = given_values(benchmark.options, args)
     validate(benchmark.options, options)  # every option checked before any file is read or model loaded
     named = _score_all(benchmark, args, _expand(args.predictions), options)
     if args.json:
@@ -192,7 +193,7 @@ def run_compare(benchmark: Benchmark, args: argparse.Namespace) -> int:
     from ..scoring.significance import compare
 
     declared = _compare_options(benchmark)
-    given = from_namespace(declared, args)
+    given = given_values(declared, args)
     checked = validate(declared, given, where="compare")  # every option checked before any file is read
     options = {k: v for k, v in given.items() if k not in ("metric", "bootstrap")}
     a_path, a_options = file_format(benchmark, args.a, options)

@@ -1,14 +1,16 @@
-"""``triplebench run``: evaluate a model, not a file.
+"""The engine of ``triplebench run``: evaluate a model, not a file.
 
 A model (an OpenAI-compatible server, a local Hugging Face model, a Python callable; see
 :mod:`.adapters`) is put through :class:`~.task.Task` s, each one benchmark input set with a
 versioned :class:`~.prompts.Prompt`. Every request is cached (:mod:`.cache`) and asked
-concurrently (:mod:`.harness`), or goes through a batch engine (:mod:`.batch`); every reply is
+concurrently (:mod:`.ask`), or goes through a batch engine (:mod:`.batch`); every reply is
 parsed by documented rules with an outcome and a reason (:mod:`.parse`, :data:`PARSE_RULES`),
 extractions get a confidence from token log-probabilities where there are any
 (:mod:`.confidence`), and each task's predictions are scored by its benchmark's scorer
 (:mod:`.runner`); a run folder keeps it all (:mod:`.outputs`). The package names no benchmark:
-the benchmarks' folders provide the tasks.
+the benchmarks' folders provide the tasks. It is the engine only: the command line is
+:mod:`triplebench.cli.run`, the tasks found by name :mod:`triplebench.task_lookup`, and what
+results are exported to (Eval Results, lm-eval tasks) :mod:`triplebench.exporters`.
 
     from triplebench.harness import run
     results = run("openai:llama3@http://localhost:8000/v1", tasks, out="runs/llama3")

@@ -4,7 +4,7 @@ The steps: check every task's needs (:meth:`Task.check`: extras, model files, da
 first request, and stop with one message listing every unmet one; render every item's prompt
 for the adapter and key it (:func:`~triplebench.harness.exchange.request_key`); answer every
 distinct request from the reply cache, a batch output file or the model
-(:func:`~triplebench.harness.harness.ask`); parse each reply with the task's parser and compute
+(:func:`~triplebench.harness.ask.ask`); parse each reply with the task's parser and compute
 each extraction's confidence; hand the parses to the task for its prediction records and score
 them; write the run folder when ``out`` is given. Nothing here names a benchmark.
 
@@ -33,12 +33,12 @@ from .._version import __version__
 from ..errors import InputError, TripleBenchError
 from .adapters import Adapter, as_adapter
 from .adapters.server import ServerAdapter
+from .ask import Answers, Stats, Terminated, ask, sigterm_as_interrupt
 from .batch import emit_batch as write_batch
 from .batch import read_batch
 from .cache import ReplyCache, default_cache_path
 from .confidence import with_confidence
 from .exchange import Reply, Request, request_key
-from .harness import Answers, Stats, Terminated, ask, sigterm_as_interrupt
 from .outputs import MANIFEST_KIND, MANIFEST_VERSION, TaskResult, check_out, run_signature, write_run
 from .parse import Parsed, direct
 from .prompts import Prompt

@@ -40,7 +40,7 @@ CONSTANT_CONFIDENCE = 1.0
 class NoDemonstrations(InputError):
     """``shots`` > 0 asked of a benchmark that has no demonstrations to draw (no dev split, a published prompt with its own).
 
-    :func:`~triplebench.harness.tasks.find_tasks` runs such a benchmark's tasks at 0 shots beside the
+    :func:`~triplebench.task_lookup.find_tasks` runs such a benchmark's tasks at 0 shots beside the
     tasks that take demonstrations, each with a warning (:attr:`Task.warnings`).
 
     Parameters

@@ -91,7 +91,7 @@ def _dataset(root: Path, out: Path, benchmark: str, version: str, changes: str, 
         )
     atomic_write_text(target / "README.md", text)
     atomic_write_text(target / ".gitattributes", GITATTRIBUTES)
-    from ..harness.eval_results import dataset_eval_yaml
+    from ..exporters.eval_results import dataset_eval_yaml
     from ..location import DataLocation
 
     eval_yaml = dataset_eval_yaml(benchmark, location=DataLocation(root / "datasets"))

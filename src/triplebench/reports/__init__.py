@@ -6,7 +6,7 @@
   :class:`~triplebench.benchmark.ReportStage`), the rest are its settings. A stage scores the
   benchmark's published system outputs and writes its files into ``reports/stages/<key>/``
   (:func:`run_stage`: all or nothing). A benchmark may have several (a cheap one and a model-heavy one);
-* :mod:`triplebench.reports.index` - ``python -m triplebench.reports.index``: each benchmark's
+* :mod:`triplebench.reports.index` - ``python -m triplebench.cli.report_index``: each benchmark's
   section (its stage's ``index_part`` over the folders of its stages), the per-system metrics
   files ``reports/metrics/<benchmark>/<system>.json``, the figures ``reports/figures/*.svg`` and
   the self-contained ``reports/index.html``;
@@ -108,7 +108,7 @@ def stage_folder(key: str, reports: Path | None = None) -> Path:
     return (reports or reports_dir()) / "stages" / key
 
 
-def run_stage(key: str, argv: list[str]) -> int:
+def run_stage(key: str, values: Any) -> int:
     """Run the report stage ``key`` (``triplebench report <key> [options]``): its files replace
     ``reports/stages/<key>/`` only when the stage succeeds.
 
@@ -116,8 +116,8 @@ def run_stage(key: str, argv: list[str]) -> int:
     ----------
     key : str
         A section of ``params.yaml``'s ``reports:``.
-    argv : list of str
-        Options of the benchmark's stage.
+    values : object
+        The stage's options as parsed (an attribute per :attr:`~triplebench.benchmark.ReportStage.options`).
 
     Returns
     -------
@@ -140,7 +140,7 @@ def run_stage(key: str, argv: list[str]) -> int:
     heal_directory(target)
     staging = staging_directory(target)
     try:
-        status = stage.main(staging, settings, argv)
+        status = stage.main(staging, settings, values)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -1,4 +1,4 @@
-"""``python -m triplebench.reports.index``: the human-facing report and the per-system metrics.
+"""The human-facing report and the per-system metrics (the DVC stage ``report_index``: ``python -m triplebench.cli.report_index``).
 
 Reads what the report stages wrote (``reports/*.json`` and their plot data) through each
 benchmark's report module (``triplebench.reports.<benchmark>.index_part`` for every
@@ -17,15 +17,13 @@ Settings: the ``report_index`` section of ``params.yaml`` (resamples, seed, leve
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
 from .._version import __version__
 from ..errors import TripleBenchError
 from ..io import atomic_write_text
-from ..paths import reports_dir
-from . import index_settings, metrics, stage_folders, stages
+from . import metrics, stage_folders, stages
 from .html import page
 from .parts import IndexPart
 
@@ -84,29 +82,3 @@ def build(reports: Path, settings: dict[str, Any], significance: bool = True) ->
              "stages (dvc.yaml). Fractions unless a table says percent.")
     sections = [(part.benchmark, part.title, part.html) for part in found]
     atomic_write_text(reports / "index.html", page("triplebench: reproduced vs published", intro, sections))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry of the DVC stage ``report_index``.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        ``--reports DIR`` (default: the checkout's ``reports/``), ``--no-significance``.
-
-    Returns
-    -------
-    int
-        The exit status (0).
-    """
-    parser = argparse.ArgumentParser(prog="python -m triplebench.reports.index", description=__doc__.splitlines()[0])
-    parser.add_argument("--reports", type=Path, default=None, help="the reports folder (default: reports/ of the checkout)")
-    parser.add_argument("--no-significance", action="store_true", help="skip scoring the published systems (faster)")
-    args = parser.parse_args(argv)
-    build(args.reports or reports_dir(), index_settings(), significance=not args.no_significance)
-    print(f"wrote {(args.reports or reports_dir()) / 'index.html'}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

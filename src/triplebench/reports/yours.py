@@ -16,7 +16,7 @@ report the papers' tables, not systems, so they are refused with the way to scor
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from ..errors import InputError, TripleBenchError
 from ..io import atomic_write_text, output_file
 
 if TYPE_CHECKING:
+    from ..options import Option
     from .parts import ReportStage
 
 
@@ -71,11 +72,28 @@ def _refusal(found: dict[str, ReportStage]) -> str:
     return f"one of {', '.join(found)}{tail}"
 
 
-def _required(benchmark: str, stage: ReportStage) -> list[Any]:
-    """The scorer options every added system must set (the stage's ``add_requires``)."""
+def required_options(benchmark: str) -> list[Option]:
+    """The scorer options every system added to ``benchmark`` must set (its report stage's ``add_requires``).
+
+    Parameters
+    ----------
+    benchmark : str
+        A benchmark.
+
+    Returns
+    -------
+    list of Option
+        Its declarations; empty for a benchmark without a report stage that takes ``--add``.
+
+    Examples
+    --------
+    >>> [option.name for option in required_options("benchie")]
+    ['language']
+    """
     from ..registry import load
 
-    return [option for option in load(benchmark).options if option.name in stage.add_requires]
+    stage = benchmarks().get(benchmark)
+    return [option for option in load(benchmark).options if stage is not None and option.name in stage.add_requires]
 
 
 def write_page(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]], out: str | Path, *,
@@ -170,7 +188,7 @@ def section_beside(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]],
         raise InputError.option("benchmark", benchmark, _refusal(found))
     if not added:
         raise InputError.option("add", None, "at least one NAME=FILE[:FORMAT]")
-    for option in _required(benchmark, found[benchmark]):
+    for option in required_options(benchmark):
         for name, (_, options) in added.items():
             if not options.get(option.name):
                 raise InputError.option(option.name, None, f"the {option.name} of {name!r} "
@@ -180,53 +198,43 @@ def section_beside(benchmark: str, added: dict[str, tuple[Any, dict[str, Any]]],
     return found[benchmark].add_section(pub, added, settings)
 
 
-def main(benchmark: str, argv: list[str]) -> int:
-    """``triplebench report BENCH --add NAME=FILE[:FORMAT] ...``; return the exit status.
+def add_systems(benchmark: str, adds: Sequence[str], html: str | Path, options: Mapping[str, Any], *, bootstrap: int = 1000,
+                seed: int = 0, level: float = 0.95) -> Path:
+    """``triplebench report BENCH --add NAME=FILE[:FORMAT] ...``: the systems ``adds`` name, scored beside the published ones.
 
     Parameters
     ----------
     benchmark : str
         The benchmark.
-    argv : list of str
-        ``--add`` (repeatable), ``--html``, ``--bootstrap``, ``--seed``, ``--level``, and the options
-        every added system must set (BenchIE: ``--language``).
+    adds : sequence of str
+        ``NAME=FILE[:FORMAT]`` each (:func:`parse_add`).
+    html : path
+        The page to write.
+    options : mapping of str to object
+        The options every added system must set (:func:`required_options`; BenchIE: ``language``), those given.
+    bootstrap, seed, level : int, int, float
+        The bootstrap of the intervals and the paired tests.
 
     Returns
     -------
-    int
-        The exit status (0).
+    Path
+        The page written.
+
+    Raises
+    ------
+    InputError
+        A bad ``--add``, a name twice, or a bootstrap setting out of range (before anything is scored).
     """
     from ..options import COMPARE, validate
-    from ..registry import entry
 
-    parser = argparse.ArgumentParser(prog=f"triplebench report {benchmark}", description=__doc__.split("\n\n")[1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--add", action="append", required=True, metavar="NAME=FILE[:FORMAT]",
-                        help="a system output to set beside the published ones (repeatable)")
-    parser.add_argument("--html", default=f"triplebench-{benchmark}.html", metavar="PATH",
-                        help="the page to write (default %(default)s)")
-    stage = benchmarks().get(benchmark)
-    required = _required(benchmark, stage) if stage is not None else []
-    for option in required:
-        parser.add_argument(option.flag, *option.flags, dest=option.name, choices=option.allowed() or None,
-                            help=f"{entry(benchmark).title}: the {option.name} of the added systems")
-    parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default %(default)s)")
-    parser.add_argument("--level", type=float, default=0.95, help="interval level (default %(default)s)")
-    args = parser.parse_args(argv)
-    checked = validate([o for o in COMPARE if o.name != "metric"],
-                       {"bootstrap": args.bootstrap, "seed": args.seed, "level": args.level}, where="report")
+    checked = validate([o for o in COMPARE if o.name != "metric"], {"bootstrap": bootstrap, "seed": seed, "level": level},
+                       where="report")
     added: dict[str, tuple[Any, dict[str, Any]]] = {}
-    for text in args.add:
+    for text in adds:
         name, path, fmt = parse_add(text)
         if name in added:
             raise InputError.option("add", text, f"one system per name ({name!r} twice)")
-        options: dict[str, Any] = {"fmt": fmt} if fmt else {}
-        for option in required:
-            if getattr(args, option.name):
-                options[option.name] = getattr(args, option.name)
-        added[name] = (path, options)
-    written = write_page(benchmark, added, args.html, bootstrap=checked["bootstrap"], seed=checked["seed"],
-                         level=checked["level"])
-    print(f"wrote {written}")
-    return 0
+        own: dict[str, Any] = {"fmt": fmt} if fmt else {}
+        own.update((key, value) for key, value in options.items() if value)
+        added[name] = (path, own)
+    return write_page(benchmark, added, html, bootstrap=checked["bootstrap"], seed=checked["seed"], level=checked["level"])

@@ -14,9 +14,8 @@ Facet E is absent: upstream has not published its gold.
 
 from __future__ import annotations
 
-import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,7 +86,7 @@ def build_report(facets: list[str]) -> tuple[dict, dict]:
     return metrics, meta
 
 
-def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """Run the stage into ``folder``; return the exit status.
 
     Parameters
@@ -96,8 +95,8 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
         Where to write ``report.json`` and ``meta.json``.
     settings : dict
         ``facets`` (``default`` among them).
-    argv : sequence of str
-        No options: ``--help`` prints this module's description.
+    values : object
+        The stage's parsed options: it has none (``--help`` prints this module's description).
 
     Returns
     -------
@@ -111,8 +110,6 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
     """
     from ...errors import InputError
 
-    argparse.ArgumentParser(prog="triplebench report benchie", description=__doc__,
-                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     facets = list(settings["facets"])
     if "default" not in facets:
         raise InputError("params.yaml", None, "reports.benchie.facets must include 'default' (the slot-error analysis)",
@@ -341,8 +338,5 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
 
 #: BenchIE's report (:meth:`triplebench.benchmark.Benchmark.report`); every system added with
 #: ``triplebench report benchie --add`` must set its ``language``
-STAGE = ReportStage(main, index_part, add_section, add_requires=("language",))
+STAGE = ReportStage(main, index_part, add_section, add_requires=("language",), description=__doc__)
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -10,7 +10,6 @@ Examples::
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from ...benchmark import CliExtras
@@ -23,7 +22,7 @@ _OPTIONS: tuple[Option, ...] = (
 )
 
 
-def inputs(args: argparse.Namespace) -> None:
+def inputs(args: Any) -> None:
     """Check ``--curve`` before anything is scored; the positional files are used as given.
 
     The curve's folder must exist: a typo in it is an error before scoring, and nothing
@@ -45,7 +44,7 @@ def dump(curve: dict[str, list[float]]) -> str:
     return "Precision\tRecall\tConfidence\n" + "".join(f"{p!r}\t{r!r}\t{c!r}\n" for p, r, c in rows)
 
 
-def after(args: argparse.Namespace, named_results: list[tuple[str, Any]]) -> None:
+def after(args: Any, named_results: list[tuple[str, Any]]) -> None:
     """Write ``--curve`` (atomically) for the one scored file."""
     if getattr(args, "curve", None):
         atomic_write_text(output_file(args.curve, "PR-curve file"), dump(named_results[0][1].details["curve"]))

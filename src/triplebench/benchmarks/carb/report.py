@@ -11,7 +11,6 @@ into its folder (``reports/stages/carb/``)
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,7 +32,7 @@ def curve_csv(name: str, curve: dict[str, list[float]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """Run the stage into ``folder``; return the exit status.
 
     Parameters
@@ -42,8 +41,8 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
         Where to write ``report.json`` and ``curves/``.
     settings : dict
         ``split`` and ``matcher``.
-    argv : sequence of str
-        No options: ``--help`` prints this module's description.
+    values : object
+        The stage's parsed options: it has none (``--help`` prints this module's description).
 
     Returns
     -------
@@ -60,8 +59,6 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
     from ...location import DataLocation
     from ...registry import load
 
-    argparse.ArgumentParser(prog="triplebench report carb", description=__doc__,
-                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     table = DataLocation.default().table("carb", "systems", settings["split"])
     names = list(dict.fromkeys(table.column("system").to_pylist()))
     if not names:
@@ -232,9 +229,5 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
     return section_html(report, svg, pub, None)
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 #: CaRB's report (:meth:`triplebench.benchmark.Benchmark.report`)
-STAGE = ReportStage(main, index_part, add_section)
+STAGE = ReportStage(main, index_part, add_section, description=__doc__)

@@ -9,7 +9,6 @@ Examples::
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from ...benchmark import CliExtras
@@ -21,12 +20,12 @@ _OPTIONS: tuple[Option, ...] = (
 )
 
 
-def inputs(args: argparse.Namespace) -> list[tuple[str, Any]] | None:
+def inputs(args: Any) -> list[tuple[str, Any]] | None:
     """The gold as the one prediction under ``--gold-as-prediction``; else the files as given.
 
     Parameters
     ----------
-    args : argparse.Namespace
+    args : object
         The parsed ``triplebench score combo`` arguments.
 
     Returns

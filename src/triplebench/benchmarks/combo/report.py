@@ -14,7 +14,6 @@ The baselines read the data of :meth:`DataLocation.default() <triplebench.locati
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -42,7 +41,7 @@ def threshold_csv(curves: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """Run the baselines of one report stage into ``folder``.
 
     Parameters
@@ -51,8 +50,8 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
         Where to write ``report.json`` and ``thresholds.csv``.
     settings : dict
         ``embedder``, ``seeds`` (default 1), ``form`` (default ``sep``).
-    argv : sequence of str
-        No options: ``--help`` prints this module's description.
+    values : object
+        The stage's parsed options: it has none (``--help`` prints this module's description).
 
     Returns
     -------
@@ -63,8 +62,6 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
     from ...location import DataLocation
     from .baselines import EMBEDDERS, FORMS, run_baselines
 
-    argparse.ArgumentParser(prog="triplebench report combo", description=__doc__,
-                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     embedder, form, seeds = settings.get("embedder"), settings.get("form", "sep"), settings.get("seeds", 1)
     if embedder not in EMBEDDERS or form not in FORMS or not isinstance(seeds, int) or seeds < 1:
         raise TripleBenchError(f"params.yaml: a ComBO report stage needs embedder in {EMBEDDERS}, form in {FORMS} and "
@@ -214,4 +211,4 @@ def index_part(folders: dict[str, Path], settings: dict[str, Any], significance:
 
 #: ComBO's report: both stages and its part of the report page; no published
 #: systems, so no ``add_section`` (:meth:`triplebench.benchmark.Benchmark.report`)
-STAGE = ReportStage(main, index_part)
+STAGE = ReportStage(main, index_part, description=__doc__)

@@ -4,20 +4,19 @@ for the prediction files: it names the upstream run to reproduce.
 Examples::
 
     triplebench score genres predictions.jsonl --set nyt10m
-    triplebench score genres predictions.jsonl --set nyt10m --judge openai --judge-model gpt-3.5-turbo-instruct
+    triplebench score genres predictions.jsonl --set nyt10m --judge openai:gpt-3.5-turbo-instruct
     triplebench score genres --archived-run cdr/gpt-4/1
 """
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from ...benchmark import CliExtras
 from ...errors import InputError
 
 
-def inputs(args: argparse.Namespace) -> list[tuple[str, Any]] | None:
+def inputs(args: Any) -> list[tuple[str, Any]] | None:
     """``--archived-run`` as the one prediction (``None``: the scorer reads the run); else the files as given."""
     if not args.archived_run:
         return None

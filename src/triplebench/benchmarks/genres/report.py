@@ -30,6 +30,7 @@ import numpy as np
 
 from ...benchmark import ReportStage
 from ...io import atomic_write_text
+from ...options import Option
 from ...paths import dataset_dir
 from .formats import PAPER_MODELS, SETS
 
@@ -353,7 +354,12 @@ def update_card(card: Path | None = None, report_path: Path | None = None) -> bo
     return new != text
 
 
-def main(folder: Path, settings: dict[str, Any], argv: list[str]) -> int:
+#: the stage's command-line options (``triplebench report genres [report | embed | card]``)
+STAGE_OPTIONS = (Option("what", "choice", "report", "report: caches, then the report; embed: only the embedding cache; "
+                        "card: rewrite the dataset card's tables from the report", choices=("report", "embed", "card"), positional=True),)
+
+
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """``triplebench report genres [report | embed | card]`` (the built data found by
     :meth:`~triplebench.location.DataLocation.default`).
 
@@ -363,33 +369,27 @@ def main(folder: Path, settings: dict[str, Any], argv: list[str]) -> int:
         Where ``report`` writes ``report.json`` and ``table.csv``.
     settings : dict
         Its ``params.yaml`` section (``lda_seed``, ``lda_max_iter``, ``embedder``, ``phi_grid``, ``gs_rule``).
-    argv : list of str
-        ``report`` (default), ``embed`` (only the embedding cache) or ``card`` (rewrite the dataset
-        card's tables from the last report).
+    values : object
+        The parsed :data:`STAGE_OPTIONS`: ``values.what`` is ``report`` (default), ``embed`` (only the
+        embedding cache) or ``card`` (rewrite the dataset card's tables from the last report).
 
     Returns
     -------
     int
         The exit status.
     """
-    import argparse
     import shutil
 
     from ...location import DataLocation
     from ...reports import stage_folder
 
-    parser = argparse.ArgumentParser(prog="triplebench report genres", description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", default="report", choices=["report", "embed", "card"],
-                        help="report (default): caches, then the report; embed: only the embedding cache; "
-                        "card: rewrite the dataset card's tables from the report")
-    args = parser.parse_args(argv)
-    if args.what != "report":  # the stage's folder keeps the last report
+    if values.what != "report":  # the stage's folder keeps the last report
         shutil.copytree(stage_folder("genres"), folder, dirs_exist_ok=True)
-    if args.what == "card":
+    if values.what == "card":
         print("card updated" if update_card() else "card already up to date")
         return 0
     location = DataLocation.default()
-    return embed_main(location) if args.what == "embed" else report_main(location, folder, settings)
+    return embed_main(location) if values.what == "embed" else report_main(location, folder, settings)
 
 
 def index_part(folders: dict[str, Path], settings: dict[str, Any], significance: bool = True):
@@ -481,10 +481,7 @@ def published_systems(options: dict[str, Any], scores: list[str], location: Data
     return {(model if run_seed == 1 else f"{model}/{run_seed}"): archived(model, run_seed) for model, run_seed in runs.items()}
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
 
 #: GenRES's report (:meth:`triplebench.benchmark.Benchmark.report`): no published systems to add beside
-STAGE = ReportStage(main, index_part)
+STAGE = ReportStage(main, index_part, options=STAGE_OPTIONS, description=__doc__)
 

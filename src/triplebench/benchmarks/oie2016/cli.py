@@ -9,7 +9,6 @@ Examples::
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from ...benchmark import CliExtras
@@ -22,7 +21,7 @@ _OPTIONS: tuple[Option, ...] = (
 )
 
 
-def inputs(args: argparse.Namespace) -> None:
+def inputs(args: Any) -> None:
     """Check ``--dat`` before anything is scored (its folder must exist; one prediction file)."""
     if getattr(args, "dat", None):
         target = output_file(args.dat, ".dat file")
@@ -33,7 +32,7 @@ def inputs(args: argparse.Namespace) -> None:
             raise InputError(None, None, "--dat takes one prediction file", field="dat")
 
 
-def after(args: argparse.Namespace, named_results: list[tuple[str, Any]]) -> None:
+def after(args: Any, named_results: list[tuple[str, Any]]) -> None:
     """Write ``--dat`` (atomically) for the one scored file."""
     if getattr(args, "dat", None):
         atomic_write_text(output_file(args.dat, ".dat file"), named_results[0][1].dat())

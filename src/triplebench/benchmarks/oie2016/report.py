@@ -16,9 +16,7 @@ It writes into its folder (``reports/stages/oie2016/``) ``report.json`` and the 
 
 from __future__ import annotations
 
-import argparse
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,7 +85,7 @@ def _entry(result: Any, **extra: Any) -> dict[str, Any]:
             "signature": result.signature, **extra}
 
 
-def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """Run the stage into ``folder``; return the exit status.
 
     Parameters
@@ -96,8 +94,8 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
         Where to write ``report.json``, ``reproduced/`` and ``beside_carb/``.
     settings : dict
         ``beside_carb_split`` and ``beside_carb_corpus``.
-    argv : sequence of str
-        No options: ``--help`` prints this module's description.
+    values : object
+        The stage's parsed options: it has none (``--help`` prints this module's description).
 
     Returns
     -------
@@ -111,8 +109,6 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
 
     score = load(NAME).score
 
-    argparse.ArgumentParser(prog="triplebench report oie2016", description=__doc__,
-                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     location = DataLocation.default()
     table = _systems(location)
     curves = location.table(NAME, "published_curves", "eval").to_pylist()
@@ -368,4 +364,4 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
 
 
 #: OIE2016's report (:meth:`triplebench.benchmark.Benchmark.report`)
-STAGE = ReportStage(main, index_part, add_section)
+STAGE = ReportStage(main, index_part, add_section, description=__doc__)

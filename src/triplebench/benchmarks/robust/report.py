@@ -18,7 +18,6 @@ Settings: its ``params.yaml`` section (``reports: robust:``: resamples, seed, le
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -130,7 +129,7 @@ def _csv(header: list[str], rows: list[list[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """Run the stage into ``folder``; return the exit status.
 
     Parameters
@@ -139,8 +138,8 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
         Where to write ``report.json``, ``drop.csv`` and ``cliques.csv``.
     settings : dict
         ``resamples``, ``seed``, ``level``, ``failing``.
-    argv : sequence of str
-        No options: ``--help`` prints this module's description.
+    values : object
+        The stage's parsed options: it has none (``--help`` prints this module's description).
 
     Returns
     -------
@@ -157,8 +156,6 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
     from ...reports.significance import published
     from .scorer import encoded_cliques
 
-    argparse.ArgumentParser(prog="triplebench report robust", description=__doc__,
-                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     pub = published("robust", resamples=int(settings["resamples"]), seed=int(settings["seed"]),
                     level=float(settings["level"]))
     if not pub.results:
@@ -397,9 +394,5 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
     return section_html(report, robust_drop(drop, report["level"]), robust_clique_distribution(distribution))
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 #: ROBUST's report (:meth:`triplebench.benchmark.Benchmark.report`)
-STAGE = ReportStage(main, index_part, add_section)
+STAGE = ReportStage(main, index_part, add_section, description=__doc__)

@@ -19,7 +19,6 @@ ontology ids only. Every file is rendered before any is written; each is written
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,7 @@ _OPTIONS: tuple[Option, ...] = (
 )
 
 
-def inputs(args: argparse.Namespace) -> None:
+def inputs(args: Any) -> None:
     """Check the extras before anything is scored; the positional files are scored as given.
 
     Raises
@@ -68,7 +67,7 @@ def inputs(args: argparse.Namespace) -> None:
     args.eval_config_read = read_eval_config(args.eval_config) if args.eval_config else None
 
 
-def after(args: argparse.Namespace, named_results: list[tuple[str, Any]]) -> None:
+def after(args: Any, named_results: list[tuple[str, Any]]) -> None:
     """Write ``--eval-metrics``: every file rendered first, then each written atomically."""
     if getattr(args, "eval_metrics", None) is None:
         return

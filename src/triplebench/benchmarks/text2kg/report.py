@@ -17,10 +17,9 @@ run's task parser, as a run's replies are (:func:`published_systems`); upstream'
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,7 +96,7 @@ def build_report(splits: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]
     return report, plots
 
 
-def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
+def main(folder: Path, settings: dict[str, Any], values: Any) -> int:
     """Run the stage: score, compare, write ``report.json`` and the plot CSV into ``folder``.
 
     Parameters
@@ -106,8 +105,8 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
         The stage's fresh output folder.
     settings : dict
         Its ``params.yaml`` section: ``splits`` (some of ``test``, ``unseen``).
-    argv : sequence of str
-        Its command-line options (none; ``--help`` prints this).
+    values : object
+        The stage's parsed options: it has none (``--help`` prints this module's description).
 
     Returns
     -------
@@ -122,8 +121,6 @@ def main(folder: Path, settings: dict[str, Any], argv: Sequence[str]) -> int:
     from ...errors import InputError
     from ...reports.parts import write_csv
 
-    argparse.ArgumentParser(prog="triplebench report text2kg", description=__doc__,
-                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(list(argv))
     splits = list(settings.get("splits") or ())
     if not splits or set(splits) - set(SPLITS):
         raise InputError("params.yaml", None, f"expected some of {', '.join(SPLITS)}, got {splits}", field="splits")
@@ -327,4 +324,4 @@ def add_section(pub: Published, added: dict[str, tuple[Any, dict[str, Any]]], se
 
 
 #: Text2KGBench's report (:meth:`triplebench.benchmark.Benchmark.report`)
-STAGE = ReportStage(main, index_part, add_section)
+STAGE = ReportStage(main, index_part, add_section, description=__doc__)

@@ -128,7 +128,7 @@ def tasks(shots: int, location: DataLocation) -> tuple[Task, ...]:
     Raises
     ------
     NoDemonstrations
-        ``shots`` > 0 (:func:`~triplebench.harness.tasks.find_tasks` then asks these tasks with 0 shots, with a warning).
+        ``shots`` > 0 (:func:`~triplebench.task_lookup.find_tasks` then asks these tasks with 0 shots, with a warning).
     """
     if shots:
         raise NoDemonstrations(shots, "Text2KGBench's published prompts carry their own demonstration")

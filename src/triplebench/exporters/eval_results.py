@@ -58,8 +58,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 
 if TYPE_CHECKING:
+    from ..harness.outputs import TaskResult
     from ..location import DataLocation
-    from .outputs import TaskResult
 
 #: the folder of a model repo the Hub reads evaluation results from
 FOLDER = ".eval_results"
@@ -437,7 +437,7 @@ def dump_entries(data: list[dict[str, Any]]) -> str:
 
 def _read_run_folder(folder: Path) -> tuple[list[Outcome], str, str, Any]:
     """The outcomes, package version, finish time and ``limit`` of a run folder."""
-    from .outputs import MANIFEST_KIND
+    from ..harness.outputs import MANIFEST_KIND
 
     path = folder / "manifest.json"
     try:
@@ -500,7 +500,7 @@ def eval_results(source: str | Path | Mapping[str, TaskResult], dest: str | Path
 
     >>> import tempfile
     >>> from triplebench.harness import run
-    >>> from triplebench.harness.tasks import find_tasks
+    >>> from triplebench.task_lookup import find_tasks
     >>> def model(texts):
     ...     return ["(" + "; ".join(text.split()[:3]) + ")" for text in texts]
     >>> results = run(model, find_tasks(["carb"]), quiet=True)

@@ -1,8 +1,8 @@
-"""The tasks ``triplebench run`` puts a model through: each benchmark's, found through the registry.
+"""Tasks by name: the ones ``triplebench run`` and :func:`triplebench.run` put a model through, found through the registry.
 
 A name is a benchmark (all its tasks: ``carb``), one task (``genres/cdr``) or ``all`` (every
-benchmark that has tasks). The harness names no benchmark: it asks each one
-(:meth:`~triplebench.benchmark.Benchmark.tasks`).
+benchmark that has tasks). Neither the engine (:mod:`triplebench.harness`) nor this module names
+a benchmark: each is asked for its tasks (:meth:`~triplebench.benchmark.Benchmark.tasks`).
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
-from .task import NoDemonstrations
+from .errors import InputError
+from .harness.task import NoDemonstrations
 
 if TYPE_CHECKING:
-    from ..location import DataLocation
-    from .task import Task
+    from .harness.task import Task
+    from .location import DataLocation
 
 
 def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation | None = None,
@@ -53,8 +53,8 @@ def find_tasks(names: Sequence[str], *, shots: int = 0, location: DataLocation |
     >>> [task.name for task in find_tasks(["carb", "genres/cdr"])]
     ['carb/test', 'genres/cdr']
     """
-    from ..location import DataLocation
-    from ..registry import BENCHMARKS, load
+    from .location import DataLocation
+    from .registry import BENCHMARKS, load
 
     location = location or DataLocation.default()
     if isinstance(shots, bool) or not isinstance(shots, int) or shots < 0:

@@ -61,14 +61,12 @@ from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import InputError, TripleBenchError
-from .task import CONSTANT_CONFIDENCE, Item
+from ..harness.task import CONSTANT_CONFIDENCE, Item
 
 if TYPE_CHECKING:
-    import argparse
-
+    from ..harness.task import Task
     from ..location import DataLocation
     from ..scoring.result import Result
-    from .task import Task
 
 #: the folder's description file, and its ``kind``
 MARKER = "triplebench_lm_eval.json"
@@ -153,12 +151,12 @@ def _utils(functions: Mapping[str, str]) -> str:
     parts = [f'"""lm-evaluation-harness hooks of the triplebench tasks of this folder (written by triplebench {__version__}).',
              "",
              "Each reply is read by its task's parser; each metric is scored by triplebench over all documents",
-             "(triplebench.harness.lm_eval). Write the folder again rather than editing this file.",
+             "(triplebench.exporters.lm_eval). Write the folder again rather than editing this file.",
              '"""',
              "",
              "from pathlib import Path",
              "",
-             "from triplebench.harness.lm_eval import hooks",
+             "from triplebench.exporters.lm_eval import hooks",
              "",
              "_HOOKS = hooks(Path(__file__).resolve().parent)",
              "",
@@ -196,7 +194,7 @@ def write_task_folder(dest: str | Path, benchmarks: Sequence[str] | str, *, shot
         The folder (new, or one this function wrote: it is replaced whole).
     benchmarks : sequence of str or str
         Benchmarks, ``benchmark/set`` task names or ``all`` (comma-separated in a string), as
-        :func:`~triplebench.harness.tasks.find_tasks` reads them.
+        :func:`~triplebench.task_lookup.find_tasks` reads them.
     shots : int
         Demonstrations per prompt, from each benchmark's dev split.
     location : DataLocation, optional
@@ -233,7 +231,7 @@ def write_task_folder(dest: str | Path, benchmarks: Sequence[str] | str, *, shot
     from ..io import replace_directory, staging_directory
     from ..location import DataLocation
     from ..registry import entry
-    from .tasks import find_tasks
+    from ..task_lookup import find_tasks
 
     if api not in APIS:
         raise InputError.option("api", api, " or ".join(APIS))
@@ -367,7 +365,7 @@ class Hooks:
         """
         with self._lock:
             if name not in self._tasks:
-                from .tasks import find_tasks
+                from ..task_lookup import find_tasks
 
                 if name not in self.by_task:
                     raise TripleBenchError(f"{self.folder}: no task {name!r} in this folder ({', '.join(self.by_task)})")
@@ -440,7 +438,7 @@ class Hooks:
         with self._lock:
             result = self._scored.get(key)
         if result is None:
-            from .outputs import run_signature
+            from ..harness.outputs import run_signature
 
             every = {item.id: item for item in task.inputs()}
             asked = [every[str(item["id"])] for item in ordered] if len(ordered) < len(every) else None
@@ -511,29 +509,3 @@ def hooks(folder: str | Path) -> Hooks:
         if folder not in _HOOKS:
             _HOOKS[folder] = Hooks(folder)
         return _HOOKS[folder]
-
-
-def command(args: argparse.Namespace, location: DataLocation) -> int:
-    """``triplebench run --lm-eval-tasks DIR --benchmarks NAMES``: write the folder and say how to run it.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The ``run`` command's arguments (``lm_eval_tasks``, ``benchmarks``, ``shots``, ``api``,
-        ``limit``, ``max_tokens``, ``stop``).
-    location : DataLocation
-        Where the inputs and the gold are read from.
-
-    Returns
-    -------
-    int
-        0.
-    """
-    folder = write_task_folder(args.lm_eval_tasks, args.benchmarks, shots=args.shots, location=location, api=args.api,
-                               limit=args.limit, max_tokens=args.max_tokens, stop=args.stop)
-    description = json.loads((folder / MARKER).read_text(encoding="utf-8"))
-    for name, entry in description["tasks"].items():
-        print(f"{name}: {entry['task']}, {entry['documents']:,} documents, prompt {entry['prompt']}, metrics {', '.join(entry['metrics'])}")
-    form = "completions" if args.api == "completions" else "chat-completions --apply_chat_template"
-    print(f"lm_eval --include_path {folder} --tasks {TAG} --model local-{form} --model_args model=NAME,base_url=...", file=sys.stderr)
-    return 0
