@@ -306,6 +306,7 @@ def test_the_import_check_sees_relative_lazy_and_submodule_imports() -> None:
     layer_of = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
     assert layer_of[_unit("triplebench.benchmarks.carb.scorer")] > layer_of[_unit("triplebench.scoring")]
 
+
 def _argparse_imports(path: Path) -> list[int]:
     """Lines of ``path`` that import ``argparse``: at module level, in a function or under ``TYPE_CHECKING``."""
     lines = []
