@@ -238,7 +238,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def bench_judge(n: int = 200) -> None:
-    from triplebench.benchmarks.genres.judges import OpenAIJudge
+    from triplebench.benchmarks.genres.model_judge import ModelJudge
 
     class Server(ThreadingHTTPServer):
         request_queue_size = 128  # the default backlog (5) refuses bursts of 32 connections
@@ -250,7 +250,7 @@ def bench_judge(n: int = 200) -> None:
     prompts = {"fact_checker": "Text: $TEXT$ Triple: $TRIPLE$", "granularity_checker": "Triple: $TRIPLE$"}
     items = [(f"text {i}", ["a", "r", str(i)]) for i in range(n)]
     for concurrency in (1, 8, 32):
-        judge = OpenAIJudge(base_url=url, model="bench", prompts=prompts, cache=False, concurrency=concurrency)
+        judge = ModelJudge(f"openai:bench@{url}", prompts, concurrency=concurrency, quiet=True)
         start = time.perf_counter()
         judge.factualness(items)
         elapsed = time.perf_counter() - start

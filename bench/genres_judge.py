@@ -2,7 +2,8 @@
 
 The server (tests/genres/fake_judge.py) answers every prompt after a fixed delay
 (default 200 ms, a small local model's latency). Measured through the scorer, as
-`triplebench score genres ... --judge openai` runs it, with a fresh judge cache:
+`triplebench score genres ... --judge openai:bench@URL` runs it (through the harness's ask path), with a fresh
+reply cache:
 
 1. FS of 2,569 synthetic triples (one text each) at the default concurrency;
 2. FS of CDR x GPT-4 seed 1 (raw/genres/processed_results/cdr_rand_200_gpt-4_1.json,
@@ -36,8 +37,7 @@ def _run(predictions, server: FakeJudge, cache: Path, scores: str, **options) ->
 
     before = len(server.asked())
     start = time.perf_counter()
-    result = score(predictions, judge="openai", judge_url=server.url, judge_model="bench", judge_cache=str(cache),
-                   scores=scores, **options)
+    result = score(predictions, judge=f"openai:bench@{server.url}", judge_cache=str(cache), scores=scores, **options)
     return time.perf_counter() - start, len(server.asked()) - before, result
 
 

@@ -199,8 +199,9 @@ def test_the_judge_cli_prints_server_text_escaped(built, tmp_path, capsys, reply
     finally:
         server.close()
     out, err = capsys.readouterr()
-    assert status == 2 and out == "" and err.count("\n") == 1
-    assert "\x1b" not in err and "\x07" not in err and said in err
+    lines = err.splitlines()  # the run's closing progress line (1 failed), then the error in one line
+    assert status == 2 and out == "" and lines[-1].startswith("triplebench: error: ") and len(lines) == 2
+    assert "\x1b" not in err and "\x07" not in err and said in lines[-1]
 
 
 class Busy:

@@ -1,5 +1,5 @@
-"""Scorer behaviour: kernels, bad input, and the OpenAI-compatible judge/embedder
-against a real HTTP server on 127.0.0.1 started by the test."""
+"""Scorer behaviour: kernels, bad input, and the model judge (asked through the harness) and the OpenAI-compatible
+embedder against a real HTTP server on 127.0.0.1 started by the test."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from triplebench.benchmarks.genres import kernels
 from triplebench.benchmarks.genres.embedders import CachedEmbedder, OpenAIEmbedder
 from triplebench.benchmarks.genres.inputs import check_triples
 from triplebench.benchmarks.genres.judge_replies import count_splits, parse_factualness
-from triplebench.benchmarks.genres.judges import JudgeCache, OpenAIJudge
-from triplebench.errors import InputError
-from triplebench.http import EndpointError
+from triplebench.benchmarks.genres.model_judge import ModelJudge
+from triplebench.errors import InputError, TripleBenchError
+from triplebench.harness.cache import ReplyCache
 
 PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
 
@@ -91,10 +91,16 @@ def server():
     s.close()
 
 
-def make_judge(server, tmp_path, **kw):
-    kw.setdefault("backoff", 0.01)
-    kw.setdefault("cache", tmp_path / "cache.sqlite")
-    return OpenAIJudge(base_url=server.url, model="judge-x", prompts=PROMPTS, **kw)
+def model_judge(spec, cache=None, backoff=0.01, **kw):
+    """A judge of ``spec`` with its reply cache at ``cache`` (None: none), retrying after ``backoff`` seconds."""
+    judge = ModelJudge(spec, PROMPTS, cache=None if cache is None else ReplyCache(cache), quiet=True, **kw)
+    for adapter in judge.adapters.values():
+        adapter.backoff = backoff
+    return judge
+
+
+def make_judge(server, tmp_path, cache=True, **kw):
+    return model_judge(f"openai:judge-x@{server.url}", tmp_path / "cache.sqlite" if cache else None, **kw)
 
 
 def test_judge_retries_then_caches(server, tmp_path):
@@ -115,16 +121,16 @@ def test_judge_concurrency_and_chat_api(server, tmp_path):
     items = [(f"good text {i}", ["a", "r", str(i)]) for i in range(40)]
     assert judge.factualness(items) == [True] * 40
     assert all(r["path"] == "/v1/chat/completions" for r in server.requests)
-    assert len(JudgeCache(tmp_path / "cache.sqlite")) == 40
+    assert len(ReplyCache(tmp_path / "cache.sqlite")) == 40
 
 
 def test_judge_timeout_malformed_and_unparsable(server, tmp_path):
     server.script = ["sleep", "sleep"]
     judge = make_judge(server, tmp_path, timeout=0.2, retries=1, cache=False)
-    with pytest.raises(EndpointError, match="gave up after 2 attempts .*timed out"):
+    with pytest.raises(TripleBenchError, match="1 of 1 requests failed for good .*gave up after 2 attempts .*timed out"):
         judge.factualness([("good", ["a", "r", "b"])])
     server.script = ["garbage"]
-    with pytest.raises(EndpointError, match="malformed reply"):
+    with pytest.raises(TripleBenchError, match="malformed reply"):
         make_judge(server, tmp_path, cache=False).factualness([("good", ["a", "r", "b"])])
     server.script = ["nonsense"]
     judge = make_judge(server, tmp_path, cache=False)
@@ -135,9 +141,9 @@ def test_interrupted_run_keeps_answers_and_resumes(server, tmp_path):
     server.script = ["ok", "ok", "500", "500"]
     judge = make_judge(server, tmp_path, concurrency=1, retries=1)
     items = [(f"good {i}", ["a", "r", str(i)]) for i in range(3)]
-    with pytest.raises(EndpointError):
+    with pytest.raises(TripleBenchError, match="1 of 3 requests failed for good .*HTTP 500"):
         judge.factualness(items)
-    assert len(JudgeCache(tmp_path / "cache.sqlite")) == 2  # answered ones were committed
+    assert len(ReplyCache(tmp_path / "cache.sqlite")) == 2  # answered ones were committed
     resumed = make_judge(server, tmp_path, concurrency=1)
     assert resumed.factualness(items) == [True] * 3 and resumed.calls == 1
 
@@ -150,16 +156,14 @@ def test_endpoint_that_never_answers(tmp_path):
     silent.listen(8)  # connections are queued, never accepted, never answered
     url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
     try:
-        judge = OpenAIJudge(base_url=url, prompts=PROMPTS, cache=tmp_path / "c.sqlite", retries=1, backoff=0.01, timeout=0.3)
-        start = time.perf_counter()
-        with pytest.raises(EndpointError, match="gave up after 2 attempts .*timed out"):
+        judge = model_judge(f"openai:gpt-3.5-turbo-instruct@{url}", tmp_path / "c.sqlite", retries=1, timeout=0.3)
+        with pytest.raises(TripleBenchError, match="gave up after 2 attempts .*timed out"):
             judge.granularity([["a", "r", "b"]])
-        assert time.perf_counter() - start < 5
-        assert len(JudgeCache(tmp_path / "c.sqlite")) == 0  # nothing half-written
+        assert len(ReplyCache(tmp_path / "c.sqlite")) == 0  # nothing half-written
     finally:
         silent.close()
-    refused = OpenAIJudge(base_url="http://127.0.0.1:9/v1", prompts=PROMPTS, cache=False, retries=1, backoff=0.01, timeout=0.5)
-    with pytest.raises(EndpointError, match=r"gave up after 2 attempts \(connection refused by 127\.0\.0\.1:9"):
+    refused = model_judge("openai:gpt-3.5-turbo-instruct@http://127.0.0.1:9/v1", retries=1, timeout=0.5)
+    with pytest.raises(TripleBenchError, match=r"gave up after 2 attempts \(connection refused by 127\.0\.0\.1:9"):
         refused.granularity([["a", "r", "b"]])  # retried like a 5xx (a server restarting refuses for a while)
 
 
@@ -270,8 +274,9 @@ def test_reply_parsing_on_archived_replies(built):
     assert parse_factualness(" True\n") and not parse_factualness("true.") and not parse_factualness("")
 
 
-def test_cli_with_the_openai_judge_end_to_end(built, server, tmp_path, capsys):
-    """CLI -> scorer -> OpenAIJudge with the dataset's prompt templates -> local server."""
+def test_cli_with_a_server_judge_end_to_end(built, server, tmp_path, capsys):
+    """CLI -> scorer -> ModelJudge with the dataset's prompt templates -> the harness -> local server; ``--judge openai
+    --judge-url U --judge-model M`` is ``--judge openai:M@U``: the same requests, the same cache keys."""
     from triplebench.cli.main import main
 
     pred = tmp_path / "p.jsonl"
@@ -285,8 +290,14 @@ def test_cli_with_the_openai_judge_end_to_end(built, server, tmp_path, capsys):
     assert result["scores"]["FS"] == 1.0 and result["scores"]["GS"] == pytest.approx(np.exp(-2))
     prompts = [r["body"]["prompt"] for r in server.requests]
     assert any("a good text" in p and '["a", "r", "b"]' in p for p in prompts)  # the paper's template, filled like the reference
+    assert all(set(r["body"]) == {"model", "prompt", "max_tokens", "temperature"} for r in server.requests)
+    assert sorted({(r["body"]["max_tokens"], r["body"]["temperature"]) for r in server.requests}) == [(10, 0.3), (200, 0.3)]
     before = len(server.requests)
     assert main(args) == 0 and len(server.requests) == before  # rerun: all from the cache
+    capsys.readouterr()
+    spec = [*args[:args.index("--judge")], "--judge", f"openai:judge-x@{server.url}", *args[args.index("--judge-cache"):]]
+    assert main(spec) == 0 and len(server.requests) == before
+    assert json.loads(capsys.readouterr().out)["scores"] == result["scores"]
 
 
 def test_minilm_vectors_are_kept_per_set_in_the_user_cache_other_embedders_only_when_asked(tmp_path, monkeypatch):

@@ -113,6 +113,10 @@ def test_default_scores_need_no_topic_model(built, tmp_path, monkeypatch):
     (["--scores", "XS"], "scores"),
     (["--judge", "openai", "--judge-url", "::::"], "judge_url"),
     (["--judge", "openai", "--judge-url", "http://example.org/v1"], "judge_url"),
+    (["--judge", "openai:m@http://example.org/v1"], "judge"),
+    (["--judge", "gpt-4"], "judge"),
+    (["--judge", "openai:m", "--judge-model", "n"], "judge_model"),
+    (["--judge", "hf:some/model", "--judge-url", "http://127.0.0.1:9/v1"], "judge_url"),
     (["--judge-timeout", "nan"], "judge_timeout"),
     (["--judge-concurrency", "0"], "judge_concurrency"),
     (["--phi", "1.5"], "phi"),
@@ -135,7 +139,7 @@ def test_a_directory_or_a_foreign_file_as_judge_cache_is_refused(built, tmp_path
     foreign.write_text("my notes, not a database\n" * 100)
     assert main(["score", "genres", path, "--set", "cdr", "--scores", "FS", "--judge", "openai",
                  "--judge-url", "http://localhost:9/v1", "--judge-cache", str(foreign)]) == 2
-    assert "not a triplebench judge cache" in capsys.readouterr().err
+    assert "field 'judge_cache': cannot be the judge's reply cache: not an SQLite file" in capsys.readouterr().err
     assert foreign.read_text().startswith("my notes")  # never deleted: it may hold paid replies
 
 

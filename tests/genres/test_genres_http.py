@@ -331,5 +331,5 @@ def test_an_unwritable_judge_cache_is_an_input_error(built, tmp_path, capsys, pa
     assert main([*args, "--judge-url", "http://127.0.0.1:9/v1"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert f"{path}: field 'judge_cache': cannot create or write the judge cache here" in err
+    assert f"{path}: field 'judge_cache': cannot be the judge's reply cache: cannot open it" in err
 

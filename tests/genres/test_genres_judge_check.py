@@ -73,6 +73,24 @@ def test_judge_check_against_a_judge_with_10_percent_flipped(paper_judge, tmp_pa
     assert len(paper_judge.requests) == asked and again.to_dict()["scores"] == result.to_dict()["scores"]
 
 
+def test_judge_check_with_the_judge_as_a_spec_equals_the_old_spelling(paper_judge, tmp_path, monkeypatch, capsys):
+    from triplebench.benchmarks.genres import judge_check
+    from triplebench.cli.main import main
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user-cache"))
+    common = dict(dataset="cdr", sample=60, seed=2, bootstrap=100, judge_cache=str(tmp_path / "j.sqlite"))
+    old = judge_check(judge_url=paper_judge.url, judge_model="fake", **common)
+    asked = len(paper_judge.requests)
+    new = judge_check(judge=f"openai:fake@{paper_judge.url}", **common)
+    assert len(paper_judge.requests) == asked  # the same requests: every reply from the reply cache
+    assert new.to_dict() == old.to_dict() and new.scores["FS"].kappa is not None
+    args = ["judge-check", "--set", "cdr", "--judge", f"openai:fake@{paper_judge.url}", "--sample", "60", "--seed", "2",
+            "--bootstrap", "100", "--judge-cache", str(tmp_path / "j.sqlite"), "--json"]
+    capsys.readouterr()
+    assert main(args) == 0 and json.loads(capsys.readouterr().out)["scores"] == old.to_dict()["scores"]
+    assert len(paper_judge.requests) == asked
+
+
 def test_judge_check_cli_text_and_json(paper_judge, tmp_path, capsys, monkeypatch):
     from triplebench.benchmarks.genres import OPTIONS
     from triplebench.benchmarks.genres.backends import judge as make_judge
@@ -174,4 +192,6 @@ def test_judge_check_cli_refuses_unread_replies_in_one_line(built, tmp_path, cap
         status = main(["judge-check", "--set", "cdr", "--judge-url", server.url, "--judge-model", "tf", "--sample", "20",
                        "--judge-cache", str(tmp_path / "j.sqlite")])
     out, err = capsys.readouterr()
-    assert status == 2 and out == "" and err.count("\n") == 1 and "--max-unparsable SHARE" in err
+    lines = err.splitlines()  # the harness's closing progress line of each question, then the refusal in one line
+    assert status == 2 and out == "" and lines[-1].startswith("triplebench: error: ") and "--max-unparsable SHARE" in lines[-1]
+    assert [line.split(": ")[0] for line in lines[:-1]] == ["completions:tf", "completions:tf"]

@@ -1,6 +1,6 @@
 """Whole judged runs against the fake OpenAI-compatible server (tests/genres/fake_judge.py):
 a server that dies mid-run, resuming from the cache, 429 with Retry-After, results that do
-not depend on concurrency, progress lines on a stream that is not a terminal."""
+not depend on concurrency, the harness's progress line on a stream that is not a terminal."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import re
 import pytest
 from fake_judge import FakeJudge
 
-from triplebench.benchmarks.genres.judges import JudgeCache, OpenAIJudge, triple_key
+from triplebench.benchmarks.genres.judges import triple_key
+from triplebench.benchmarks.genres.model_judge import ModelJudge
+from triplebench.harness.cache import ReplyCache
 
 PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
 
@@ -51,7 +53,7 @@ def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, 
     last = err.strip().splitlines()[-1]
     assert last.startswith("triplebench: error: ") and f"127.0.0.1:{dying.port}" in last
     assert "connection refused" in last or "reset or closed" in last
-    answered = len(JudgeCache(cache))
+    answered = len(ReplyCache(cache))
     assert answered == len(dying.asked()) == 12  # every reply received was committed as it arrived
 
     with FakeJudge(load_prompts(DataLocation.default()), flip=0.3, port=dying.port) as healthy:  # the same server again
@@ -69,8 +71,8 @@ def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, 
 def test_429_with_retry_after_then_success(tmp_path):
     items = [(f"text {i}", ["a", "r", str(i)]) for i in range(6)]
     with FakeJudge(PROMPTS, throttle=3, retry_after=0.05, default_fact=True) as server:
-        judge = OpenAIJudge(base_url=server.url, model="fake", prompts=PROMPTS, cache=tmp_path / "c.sqlite",
-                            concurrency=2, progress_every=0)
+        judge = ModelJudge(f"openai:fake@{server.url}", PROMPTS, cache=ReplyCache(tmp_path / "c.sqlite"), concurrency=2,
+                           quiet=True)
         assert judge.factualness(items) == [True] * 6
         statuses = [r["status"] for r in server.requests]
         assert statuses.count(429) == 3 and statuses.count(200) == 6 and judge.calls == 6
@@ -82,8 +84,7 @@ def test_verdicts_do_not_depend_on_concurrency(tmp_path, concurrency):
     items = [(t, ["h", "r", str(i % 11)]) for i, t in enumerate(texts)]  # many duplicate prompts
     splits = {triple_key(["h", "r", str(k)]): k % 4 for k in range(11)}
     with FakeJudge(PROMPTS, flip=0.25, splits=splits) as server:
-        judge = OpenAIJudge(base_url=server.url, model="fake", prompts=PROMPTS, cache=False, concurrency=concurrency,
-                            progress_every=0)
+        judge = ModelJudge(f"openai:fake@{server.url}", PROMPTS, concurrency=concurrency, quiet=True)
         fs = judge.factualness(items)
         gs = judge.granularity([t for _, t in items])
         expected_fs = [server.fact(text, triple_key(t)) for text, t in items]
@@ -94,28 +95,19 @@ def test_verdicts_do_not_depend_on_concurrency(tmp_path, concurrency):
     assert any(not v for v in fs) and any(fs)
 
 
-def test_progress_lines_on_a_stream_that_is_not_a_terminal(tmp_path):
+def test_the_harness_progress_line_on_a_stream_that_is_not_a_terminal(tmp_path):
     stream = io.StringIO()
     items = [(f"text {i}", ["a", "r", str(i)]) for i in range(12)]
     with FakeJudge(PROMPTS, delay=0.05) as server:
-        judge = OpenAIJudge(base_url=server.url, model="fake", prompts=PROMPTS, cache=tmp_path / "c.sqlite",
-                            concurrency=2, progress_every=0.01, progress_stream=stream)
+        judge = ModelJudge(f"openai:fake@{server.url}", PROMPTS, cache=ReplyCache(tmp_path / "c.sqlite"), concurrency=2,
+                           stream=stream)
         judge.factualness(items[:4])  # cached afterwards
         stream.truncate(0)
         stream.seek(0)
         judge.factualness(items)
-    lines = stream.getvalue().splitlines()
-    pattern = re.compile(r"FS judge: [\d,]+/12 distinct prompts for 12 triples \(cache hits 4\), \d+/s(, done in [\d.]+s)?")
-    assert len(lines) >= 2 and all(pattern.fullmatch(line) for line in lines)
-    assert lines[-1].startswith("FS judge: 12/12 distinct prompts") and "done in" in lines[-1]
-
-
-def test_a_fast_or_fully_cached_batch_prints_nothing(tmp_path):
-    stream = io.StringIO()
-    items = [(f"text {i}", ["a", "r", str(i)]) for i in range(5)]
-    with FakeJudge(PROMPTS) as server:
-        judge = OpenAIJudge(base_url=server.url, model="fake", prompts=PROMPTS, cache=tmp_path / "c.sqlite",
-                            progress_every=60, progress_stream=stream)
-        judge.factualness(items)
-        judge.factualness(items)
-    assert stream.getvalue() == "" and judge.cache_hits == 5
+        lines = stream.getvalue().splitlines()
+        assert re.fullmatch(r"completions:fake: 12/12 replies \(4 cached\), [\d.]+/s, done in [\d.]+s", lines[-1])
+        stream.truncate(0)
+        stream.seek(0)
+        judge.factualness(items)  # every reply from the cache: nothing asked, nothing printed
+    assert stream.getvalue() == "" and judge.cache_hits == 4 + 12 and judge.calls == 4 + 8

@@ -1,10 +1,11 @@
-"""A live (OpenAI-compatible) judge, scored end to end against tests/genres/fake_judge.py:
+"""A model judge (an OpenAI-compatible server asked through the harness), scored end to end against
+tests/genres/fake_judge.py:
 
 * a judge that answers ``true``/``false`` to the granularity question gets no GS (refused past
   ``max_unparsable``), not GS 100;
 * the reply cache is keyed by the server: another URL under the same model name asks anew;
 * Ctrl-C says what was kept and that the same command resumes;
-* the progress line says what it counts (distinct prompts, for how many triples).
+* the progress line counts distinct prompts.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ import pytest
 from fake_judge import FakeJudge
 
 from triplebench.benchmarks.genres.judge_replies import answers_granularity
-from triplebench.benchmarks.genres.judges import JudgeCache, OpenAIJudge, load_prompts
+from triplebench.benchmarks.genres.judges import load_prompts
+from triplebench.benchmarks.genres.model_judge import ModelJudge
 from triplebench.cli.main import main
+from triplebench.harness.cache import ReplyCache
 
 PROMPTS = {"fact_checker": "Text: $TEXT$\nTriple: $TRIPLE$\nAnswer:", "granularity_checker": "Triple: $TRIPLE$\nSub-triples:"}
 
@@ -137,27 +140,26 @@ def test_replies_are_kept_per_server_not_per_model_name(cdr_file, templates, tmp
     with FakeJudge(templates, port=first.port) as again:  # the first server back at its URL: all from the cache
         assert main(_score(cdr_file, again.url, cache, "--scores", "FS,GS", "--json")) == 0
         assert again.requests == [] and json.loads(capsys.readouterr().out)["scores"] == replies
-    assert len(JudgeCache(cache)) == asked
+    assert len(ReplyCache(cache)) == asked
     assert main(["judge-check", "--set", "cdr", "--judge-url", nobody, "--judge-model", "m", "--sample", "20",
                  "--judge-cache", str(cache)]) == 2
 
 
-def test_ctrl_c_during_a_judge_run_says_what_was_kept(tmp_path):
+def test_ctrl_c_during_a_judge_run_says_what_was_kept(tmp_path, capsys):
     items = [(f"text {i}", ["a", "r", str(i)]) for i in range(200)]
+    cache = tmp_path / "c.sqlite"
     with FakeJudge(PROMPTS, delay=0.02) as server:
-        judge = OpenAIJudge(base_url=server.url, model="m", prompts=PROMPTS, cache=tmp_path / "c.sqlite", concurrency=2,
-                            progress_every=0)
+        judge = ModelJudge(f"openai:m@{server.url}", PROMPTS, cache=ReplyCache(cache), concurrency=2, quiet=True)
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()  # Ctrl-C
-        with pytest.raises(KeyboardInterrupt) as stopped:
+        with pytest.raises(KeyboardInterrupt):
             judge.factualness(items)
-        for worker in [t for t in threading.enumerate() if t.name.startswith("genres-judge")]:
+        for worker in [t for t in threading.enumerate() if t.name.startswith("triplebench-run")]:
             worker.join(10)  # a request in flight at the interrupt may still land in the cache: count after it
-        kept = len(JudgeCache(tmp_path / "c.sqlite"))
-        said = re.fullmatch(r"([\d,]+) judge replies received so far are kept in the judge cache (.+): the same "
-                            r"command again resumes from them \(only the prompts not answered yet are asked\)",
-                            stopped.value.__notes__[0])
-        assert said and 0 < int(said[1].replace(",", "")) <= kept < 200 and said[2] == str(tmp_path / "c.sqlite")
-        again = OpenAIJudge(base_url=server.url, model="m", prompts=PROMPTS, cache=tmp_path / "c.sqlite", progress_every=0)
+        kept = len(ReplyCache(cache))
+        said = re.search(r"interrupted: ([\d,]+) of 200 replies \([\d,]+ asked in this run\) are in the reply cache (.+): "
+                         r"rerun the same command to resume", capsys.readouterr().err)
+        assert said and 0 < int(said[1].replace(",", "")) <= kept < 200 and said[2] == str(cache)
+        again = ModelJudge(f"openai:m@{server.url}", PROMPTS, cache=ReplyCache(cache), quiet=True)
         asked = len(server.requests)
         assert again.factualness(items) == [True] * 200 and len(server.requests) - asked == 200 - kept
 
@@ -167,18 +169,18 @@ def test_ctrl_c_in_the_cli_says_the_replies_are_kept(cdr_file, templates, tmp_pa
     with FakeJudge(templates, delay=0.02) as server:
         threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT)).start()
         assert main(_score(cdr_file, server.url, tmp_path / "j.sqlite", "--scores", "FS", "--judge-concurrency", "2")) == 130
-    err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.startswith("triplebench: interrupted; ") and "kept in the judge cache" in err and "nothing was written" not in err
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1].startswith("triplebench: interrupted; ")
+    assert f"are in the reply cache {tmp_path / 'j.sqlite'}: rerun the same command to resume" in lines[-2]
 
 
-def test_the_progress_line_says_it_counts_distinct_prompts_for_the_triples(tmp_path):
+def test_the_progress_line_counts_distinct_prompts(tmp_path):
     stream = io.StringIO()
     items = [(f"text {i % 4}", ["a", "r", str(i % 4)]) for i in range(10)]  # 10 triples, 4 distinct prompts
     with FakeJudge(PROMPTS, delay=0.05) as server:
-        judge = OpenAIJudge(base_url=server.url, model="m", prompts=PROMPTS, cache=False, concurrency=1,
-                            progress_every=0.01, progress_stream=stream)
+        judge = ModelJudge(f"openai:m@{server.url}", PROMPTS, concurrency=1, stream=stream)
         judge.factualness(items)
-    assert stream.getvalue().splitlines()[-1].startswith("FS judge: 4/4 distinct prompts for 10 triples (cache hits 0)")
+    assert stream.getvalue().splitlines()[-1].startswith("completions:m: 4/4 replies (0 cached)")
 
 
 def test_no_set_names_the_set_of_the_first_text(built, capsys):

@@ -489,3 +489,86 @@ def _finish(adapter: Adapter, tasks: Sequence[Task], answers: Answers, items: di
         }
         write_run(out, manifest, rows, tasks, records, results)
     return results
+
+
+#: the prompt of a text sent as it is (a judge's filled-in template): no system text, no demonstrations, no stop sequence
+VERBATIM = Prompt("verbatim", "1", "{text}", source="the caller's text, sent as it is")
+
+
+def verbatim_requests(adapter: Adapter, texts: Sequence[str], name: str) -> tuple[list[str], list[Request]]:
+    """Return each text's request key and the distinct requests, each text sent as the whole prompt.
+
+    A chat server gets the text as one user message, a completions server as the prompt string itself
+    (without the completion layout's closing newline: the text is all that is sent), a local model
+    through its chat template when it has one, a callable as the text. Equal keys are asked once.
+
+    Parameters
+    ----------
+    adapter : Adapter
+        The model.
+    texts : sequence of str
+        The prompts, filled in by the caller.
+    name : str
+        What asks them, for the requests' ids (``<name>/<position>#<key prefix>``).
+
+    Returns
+    -------
+    tuple of (list of str, list of Request)
+        One key per text, in order; the distinct requests, the first text naming each.
+    """
+    identity = adapter.identity()
+    keys: list[str] = []
+    requests: dict[str, Request] = {}
+    for number, text in enumerate(texts):
+        plain = isinstance(adapter, ServerAdapter) and adapter.kind == "completions"
+        sent = text if plain else adapter.render(VERBATIM, text, {})
+        key = request_key(identity, sent)
+        keys.append(key)
+        if key not in requests:
+            requests[key] = Request(key, f"{name}/{number}#{key[:BATCH_KEY]}", sent)
+    return keys, list(requests.values())
+
+
+def ask_requests(adapter: Adapter, requests: Sequence[Request], *, cache: ReplyCache | None, concurrency: int = CONCURRENCY,
+                 quiet: bool = False, stream: IO[str] | None = None) -> Answers:
+    """Return a reply for every request, from the reply cache, else from the model; all of them or an error.
+
+    The harness's ask path (cache first, ``concurrency`` requests in flight, each reply committed as
+    it arrives, the progress line, Ctrl-C and SIGTERM) for a caller that needs every reply, such as a
+    judge: a request that failed for good fails the whole call, after the others were asked.
+
+    Parameters
+    ----------
+    adapter : Adapter
+        The model.
+    requests : sequence of Request
+        Distinct requests (:func:`verbatim_requests`).
+    cache : ReplyCache or None
+        The reply cache; None: nothing is read or stored.
+    concurrency : int
+        Most requests in flight.
+    quiet : bool
+        No progress line.
+    stream : file or None
+        Where progress goes (default stderr).
+
+    Returns
+    -------
+    Answers
+        The replies by key, the keys answered from the cache, the counts.
+
+    Raises
+    ------
+    TripleBenchError
+        A request failed for good (the message names how many, the first reason, and where the
+        replies received are kept), or the model failed for the whole call.
+    KeyboardInterrupt
+        Ctrl-C or SIGTERM, after a line on stderr saying what is cached.
+    """
+    answers = ask(adapter, requests, cache=cache, concurrency=concurrency, quiet=quiet, stream=stream)
+    if answers.failed:
+        first = next(iter(answers.failed.values()))
+        kept = "were not cached (no cache)" if cache is None else f"are in the reply cache {cache.path}: a rerun asks only the rest"
+        raise TripleBenchError(f"{adapter.label}: {len(answers.failed):,} of {len(requests):,} requests failed for good (first: "
+                               f"{first}); the {len(answers.replies):,} replies received {kept}")
+    return answers

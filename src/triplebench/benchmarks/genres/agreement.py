@@ -253,10 +253,10 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
         :meth:`~triplebench.location.DataLocation.default`).
     **options
         ``dataset`` (required), ``sample`` (200), ``seed``, ``bootstrap``, ``level``,
-        and the judge options of :func:`triplebench.benchmarks.genres.score`: ``judge="openai"`` with
-        ``judge_url``, ``judge_model``, ... (the default), or ``judge=`` an object
-        with ``factualness``/``granularity``; ``max_unparsable`` (scoring's 0.05): the largest share of
-        a score's replies that may not answer the question.
+        and the judge options of :func:`triplebench.benchmarks.genres.score`: ``judge=`` a model
+        (``"openai:MODEL@URL"``, ``"hf:..."``, ``"py:module:function"``; the default ``"openai"`` takes
+        ``judge_url`` and ``judge_model``), or an object with ``factualness``/``granularity``;
+        ``max_unparsable`` (scoring's 0.05): the largest share of a score's replies that may not answer the question.
 
     Returns
     -------
@@ -275,7 +275,7 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
     from ...location import DataLocation
     from . import backends
     from .backends import INSECURE_HTTP, JUDGE_SPEC
-    from .judges import OpenAIJudge
+    from .model_judge import ModelJudge
 
     location = location or DataLocation.default()
     judge = options.pop("judge") if not isinstance(options.get("judge"), (str, type(None))) else None
@@ -288,16 +288,23 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
         raise InputError.option("dataset", None, "the set whose archived verdicts are the reference (--set): "
                                 + " | ".join(SETS))
     if judge is None and opts["judge"] == "archived":
-        raise InputError.option("judge", "archived", "openai (the archived judge is the reference itself)")
+        raise InputError.option("judge", "archived", "a model judge, openai:MODEL@URL (the archived judge is the reference "
+                                "itself)")
     dataset = own["dataset"]
     population = reference_verdicts(dataset, location)
     if not population:
         raise InputError.option("dataset", dataset, "a set with archived FS and GS verdicts")
     sample = stratified_sample(population, own["sample"], own["seed"])
+    made = judge is None
     judge = backends.judge(opts, dataset, location, judge)
     triples = [json.loads(item.triple) for item in sample]
-    fs = [bool(v) if v is not None else None for v in judge.factualness([(item.text, t) for item, t in zip(sample, triples)])]
-    gs = judge.granularity(triples, texts=[item.text for item in sample])
+    try:
+        fs = [bool(v) if v is not None else None
+              for v in judge.factualness([(item.text, t) for item, t in zip(sample, triples)])]
+        gs = judge.granularity(triples, texts=[item.text for item in sample])
+    finally:
+        if made:  # a model judge made here: its reply cache
+            judge.close()
     warnings = []
     missing = {"FS": sum(v is None for v in fs), "GS": sum(v is None for v in gs)}
     if any(missing.values()) and not getattr(judge, "checks_replies", False):
@@ -320,8 +327,8 @@ def judge_check(*, location: DataLocation | None = None, **options: Any) -> Judg
         "GS": agreement(ref_gs, got_gs, float(np.mean([granularity_of(i.splits) for i in sample])),
                         float(np.mean([granularity_of(n) for n in gs])), **rule),
     }
-    url = getattr(judge, "base_url", None) if isinstance(judge, OpenAIJudge) else None
-    model = getattr(judge, "model", None) if isinstance(judge, OpenAIJudge) else None
+    url = judge.base_url or None if isinstance(judge, ModelJudge) else None
+    model = judge.model if isinstance(judge, ModelJudge) else None
     result = JudgeCheck(dataset, getattr(judge, "name", type(judge).__name__), url, model, sample,
                         {"FS": got_fs.astype(int).tolist(), "GS": [int(n) for n in gs]}, scores, own["seed"],
                         own["level"], own["bootstrap"], warnings)

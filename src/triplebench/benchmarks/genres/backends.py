@@ -22,20 +22,36 @@ if TYPE_CHECKING:
 
 #: what to do when FS/GS have no judge for a new system
 JUDGE_HELP = (
-    "configure an OpenAI-compatible judge: --judge openai --judge-model MODEL [--judge-url URL] "
-    "(the paper's judge is gpt-3.5-turbo-instruct at api.openai.com with $OPENAI_API_KEY; a local server works "
-    "too, e.g. vLLM `--judge-url http://localhost:8000/v1`, llama.cpp server `http://localhost:8080/v1`, "
-    "Ollama `--judge-url http://localhost:11434/v1 --judge-api chat --judge-model llama3`); "
-    "Python: judge='openai', judge_url=..., judge_model=..."
+    "name a judge model like run's: --judge openai:MODEL[@URL] (the paper's judge is openai:gpt-3.5-turbo-instruct at "
+    "api.openai.com with $OPENAI_API_KEY; a local server works too, e.g. vLLM `--judge openai:M@http://localhost:8000/v1`, "
+    "llama.cpp server `@http://localhost:8080/v1`, Ollama `--judge openai:llama3@http://localhost:11434/v1 --judge-api chat`), "
+    "--judge hf:PATH_OR_NAME or --judge py:module:function; Python: judge='openai:MODEL@URL'"
 )
 
+#: the spellings of a judge model (``openai`` alone: the server and model from --judge-url and --judge-model)
+JUDGE_FORMS = "archived, openai:MODEL[@URL], hf:PATH_OR_NAME, py:module:function, or openai with --judge-model/--judge-url"
+#: the judge's options named by the harness's messages, as the judge's options
+_OPTION_OF = {"url": "judge_url", "key_env": "judge_key_env", "api": "judge_api", "model": "judge"}
 
-def judge(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any = None):
+
+def judge(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any = None, *, stream: Any = None):
     """The FS/GS judge the options ask for (``given``: a user object with the Judge methods).
 
-    The archived verdicts and the judge's prompt templates are read from the built dataset at ``location``.
+    The archived verdicts and the judge's prompt templates are read from the built dataset at ``location``;
+    a model judge (:class:`~.model_judge.ModelJudge`) gets its reply cache (:func:`judge_cache`) and the last
+    ``judge-check`` of its server and model. ``--judge openai`` with ``--judge-model M --judge-url U`` is
+    ``--judge openai:M@U`` (the model defaulting to ``$GENRES_JUDGE_MODEL``, else the paper's).
+
+    Raises
+    ------
+    InputError
+        An unknown judge spelling, ``--judge-url``/``--judge-model`` beside a spec that names its own,
+        a URL or key the endpoint rules refuse, a cache that cannot be used (each naming its option).
     """
-    from .judges import ArchivedJudge, OpenAIJudge, load_prompts
+    import os
+
+    from .judges import ArchivedJudge, load_prompts
+    from .model_judge import PAPER_MODEL, ModelJudge
 
     if given is not None:
         return given
@@ -43,40 +59,80 @@ def judge(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any
         return ArchivedJudge(dataset, location, model=opts["archived_model"], seed=opts["archived_seed"])
     from .agreement_store import stored_agreement
 
-    base, key = endpoint("judge_url", opts["judge_url"], opts["judge_key_env"], opts["insecure_http"])
-    found = OpenAIJudge(base_url=base, model=opts["judge_model"], api_key=key, api=opts["judge_api"],
-                        insecure_http=opts["insecure_http"],
-                        concurrency=opts["judge_concurrency"], timeout=opts["judge_timeout"],
-                        cache=judge_cache(opts["judge_cache"]), prompts=load_prompts(location))
-    found.agreement = stored_agreement(found.base_url, found.model, dataset)  # the last `judge-check` of this judge
+    spec = opts["judge"]
+    if spec == "openai":
+        spec = f"openai:{opts['judge_model'] or os.environ.get('GENRES_JUDGE_MODEL') or PAPER_MODEL}"
+    elif opts["judge_model"]:
+        raise InputError.option("judge_model", opts["judge_model"], f"no --judge-model with --judge {spec}: it names the "
+                                "model (openai:MODEL[@URL])")
+    elif spec.partition(":")[0] not in ("openai", "hf", "py") or not spec.partition(":")[2]:
+        raise InputError.option("judge", spec, JUDGE_FORMS)
+    cache, old = judge_cache(opts["judge_cache"])
+    try:
+        found = ModelJudge(spec, load_prompts(location), url=opts["judge_url"], api=opts["judge_api"],
+                           key_env=opts["judge_key_env"], insecure_http=opts["insecure_http"],
+                           concurrency=opts["judge_concurrency"], timeout=opts["judge_timeout"], cache=cache, old_cache=old,
+                           stream=stream)
+    except InputError as exc:
+        if cache is not None:
+            cache.close()
+        if old is not None:
+            old.close()
+        if exc.source is None and exc.field in _OPTION_OF:  # the harness names run's options: name the judge's
+            named = "judge" if exc.field == "url" and not opts["judge_url"] else _OPTION_OF[exc.field]
+            raise InputError(None, None, exc.detail, field=named) from None
+        raise
+    if found.base_url and found.model:
+        found.agreement = stored_agreement(found.base_url, found.model, dataset)  # the last `judge-check` of this judge
     return found
 
 
 def judge_cache(path: str | None):
-    """The SQLite reply cache at ``path`` (default: the per-user one), opened and checked.
+    """The reply cache a model judge uses (``path``, else ``run``'s default one), and an old judge cache to read.
+
+    An old judge cache (:mod:`.old_judge_cache`) is read from ``path`` when ``path`` is one (the replies
+    then go to the default reply cache), else from its old default place when a file is there.
+
+    Returns
+    -------
+    tuple of (ReplyCache, OldJudgeCache or None)
+        The open reply cache; the old judge cache, opened read-only, or None.
 
     Raises
     ------
     InputError
-        The path is a directory, cannot be created or written, or the file is not a
-        judge cache. It is never deleted: it holds paid replies.
+        The path is a directory, cannot be created or written, or the file is neither a reply cache nor an
+        old judge cache. It is never deleted: it holds paid replies.
     """
     import sqlite3
 
+    from ...errors import TripleBenchError
+    from ...harness.cache import ReplyCache, default_cache_path
     from ...io import output_file
-    from .judges import JudgeCache, default_cache_path
+    from .old_judge_cache import OldJudgeCache, default_path, is_old_judge_cache
 
-    target = output_file(path, "judge cache (SQLite)") if path else default_cache_path()
+    old_path = Path(path) if path and is_old_judge_cache(path) else default_path()
+    if path and old_path != Path(path):
+        target = output_file(path, "reply cache (SQLite)")
+    else:
+        target = default_cache_path()
     where = "pass --judge-cache a writable path" if path else "set $TRIPLEBENCH_CACHE or pass --judge-cache a writable path"
+    if target.is_dir():
+        raise InputError(target, None, f"is a directory, not a reply cache file: {where}", field="judge_cache")
     try:
-        return JudgeCache(target)
-    except (OSError, sqlite3.OperationalError) as exc:
-        cause = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise InputError(target, None, f"cannot create or write the judge cache here ({cause}): {where}",
+        cache = ReplyCache(target)
+    except TripleBenchError as exc:
+        cause = str(exc).removeprefix(f"{target}: reply cache: ")
+        raise InputError(target, None, f"cannot be the judge's reply cache: {cause}; it is left untouched (it may hold paid "
+                         f"replies): {where}", field="judge_cache") from None
+    if not is_old_judge_cache(old_path):
+        return cache, None
+    try:
+        return cache, OldJudgeCache(old_path)
+    except sqlite3.Error as exc:
+        cache.close()
+        raise InputError(old_path, None, f"an old judge cache that cannot be read ({exc}): move it away",
                          field="judge_cache") from None
-    except sqlite3.DatabaseError as exc:
-        raise InputError(target, None, f"not a triplebench judge cache ({exc}); it is left untouched (it may hold "
-                         "paid replies): move it away or pass --judge-cache another path", field="judge_cache") from None
 
 
 def embedder(opts: dict[str, Any], given: Any = None):
@@ -154,22 +210,26 @@ def topic_model(opts: dict[str, Any], dataset: str, location: DataLocation, give
 INSECURE_HTTP = Option("insecure_http", "bool", False, "allow plain http to a judge/embedding server that is not on "
                        "this machine")
 
-#: the judge options of ``score genres`` (``judge_check`` takes the same, with an OpenAI-compatible judge)
+#: the judge options of ``score genres`` (``judge_check`` takes the same, with a model judge)
 JUDGE_SPEC: tuple[Option, ...] = (
-    Option("judge", "choice", "archived", "FS/GS judge: the archived upstream verdicts, or an OpenAI-compatible "
-           "server", choices=("archived", "openai")),
+    Option("judge", "str", "archived", "FS/GS judge: archived (the paper's judge's verdicts on the published runs' "
+           "triples), or a model named like run's: openai:MODEL[@URL], hf:PATH_OR_NAME, py:module:function"),
     Option("archived_model", "str", None, "archived judge: only this upstream run's verdicts (e.g. gpt-4)"),
     Option("archived_seed", "int", None, "archived judge: only this seed's verdicts", minimum=0),
-    Option("judge_url", "str", None, "judge server base URL [default: $OPENAI_BASE_URL or https://api.openai.com/v1]"),
+    Option("judge_url", "str", None, "with --judge openai: the server's base URL [default: $OPENAI_BASE_URL or "
+           "https://api.openai.com/v1] (--judge openai:MODEL@URL says it in one)"),
     Option("judge_key_env", "str", None, "environment variable holding the judge server's API key"),
-    Option("judge_model", "str", None, "judge model [default: $GENRES_JUDGE_MODEL or gpt-3.5-turbo-instruct]"),
-    Option("judge_api", "choice", "completions", "the judge server's API", choices=("completions", "chat")),
+    Option("judge_model", "str", None, "with --judge openai: the model [default: $GENRES_JUDGE_MODEL or "
+           "gpt-3.5-turbo-instruct]"),
+    Option("judge_api", "choice", "completions", "the judge server's API (the paper's judge: completions)",
+           choices=("completions", "chat")),
     Option("judge_concurrency", "int", 32, "judge requests in flight (vLLM: 32-64; llama.cpp: its --parallel slots; "
            "Ollama: $OLLAMA_NUM_PARALLEL; a rate-limited API: fewer)", minimum=1, maximum=64),
     Option("judge_timeout", "float", 60.0, "seconds one judge reply may take in all (a deadline: connecting, sending, "
            "the whole reply read)", minimum=0.1, maximum=3600),
-    Option("judge_cache", "path", None, "SQLite cache of judge replies [default: the per-user cache]"),
-    Option("max_unparsable", "float", 0.05, "openai judge: the largest share of a score's judged triples whose reply "
+    Option("judge_cache", "path", None, "the reply cache of the judge's replies (run's format) [default: run's per-user "
+           "reply cache]; an old GenRES judge cache given here is read and its replies copied there"),
+    Option("max_unparsable", "float", 0.05, "model judge: the largest share of a score's judged triples whose reply "
            "does not answer the question (FS: true/false; GS: sub-triples or N/A); past it FS/GS are refused, below "
            "it those triples are left out", minimum=0.0, maximum=1.0),
 )

@@ -346,10 +346,14 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     backend = backends.embedder(opts, given.get("embedder")) if "US" in wanted or "CS" in wanted else None
     unparsable: dict[str, int] = {}
     disagreements: dict[str, int] = {}
-    agreement = None  # the stored judge-check of an OpenAI-compatible judge: how comparable FS/GS are
+    agreement = None  # the stored judge-check of a model judge: how comparable FS/GS are
     if any(s in JUDGED for s in wanted):
         judge = backends.judge(opts, dataset, location, given.get("judge"))
-        found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts, preds.source)
+        try:
+            found, judged, unparsable = _judged_scores(wanted, texts, triples, judge, opts, preds.source)
+        finally:
+            if "judge" not in given and hasattr(judge, "close"):  # a model judge made here: its reply cache
+                judge.close()
         per_text.update(found)
         coverage.update(judged)
         fields["judge"] = judge.name
@@ -381,7 +385,7 @@ def score_predictions(predictions: Any, gold: Any, opts: dict[str, Any], given: 
     if scores.get("GS", 0.0) is None and not any(triples):
         scores["GS"] = 0.0  # no triples at all: the paper prints GS 0.0 (DocRED Galactica, Table 3)
     warnings = _warnings(opts, wanted, preds, coverage, unparsable) + _disagreement_warnings(disagreements, coverage)
-    if any(s in JUDGED for s in wanted) and opts["judge"] == "openai" and not agreement:
+    if any(s in JUDGED for s in wanted) and "judge" not in given and opts["judge"] != "archived" and not agreement:
         warnings.append(f"FS/GS by {fields['judge']}: no judge-check of this judge on {dataset} yet, so nothing says "
                         "how far its verdicts agree with the paper's judge (run `triplebench judge-check`)")
     from ...signature import make_signature

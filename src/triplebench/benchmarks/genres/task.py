@@ -8,8 +8,8 @@ upstream README), its ``$TEXT$`` placeholder filled with the text. Replies are r
 ``{text: triples}`` JSON the GenRES scripts read. The scores are TS (the set's LDA topic model:
 ``--topic-model FILE``, else the one trained from the ``corpora`` config), US and CS (MiniLM:
 ``--minilm-dir DIR`` or the search of :func:`~.weights.model_folder`), all with the ``genres``
-extra; FS and GS too when ``run`` is given a live judge (``--judge openai --judge-model MODEL
-[--judge-url URL]``). :meth:`GenresTask.check` finds all of it before the first request. A
+extra; FS and GS too when ``run`` is given a model judge (``--judge openai:MODEL@URL``, or ``--judge
+openai --judge-model MODEL [--judge-url URL]``). :meth:`GenresTask.check` finds all of it before the first request. A
 ``--limit`` sample is scored as it is: every GenRES score is a mean over the texts given.
 """
 
@@ -111,7 +111,8 @@ class GenresTask(Task):
 
     def scores(self) -> str:
         """The scores a run computes: :data:`RUN_SCORES`, and :data:`JUDGED_SCORES` with a live judge."""
-        return RUN_SCORES + ("," + JUDGED_SCORES if self.settings.get("judge") == "openai" else "")
+        judge = self.settings.get("judge")
+        return RUN_SCORES + ("," + JUDGED_SCORES if judge is not None and judge != "archived" else "")
 
     def check(self) -> None:
         """The ``genres`` extra, the MiniLM files, the set's topic model and, with a judge, its settings.
@@ -122,8 +123,8 @@ class GenresTask(Task):
             A module of the extra is missing, or the MiniLM files are nowhere (the message says the
             ways to get them).
         InputError
-            A topic model file that is missing or another set's, judge options without ``--judge
-            openai``, the archived judge (it has verdicts for the published runs' triples only), or a
+            A topic model file that is missing or another set's, judge options without a model
+            judge, the archived judge (it has verdicts for the published runs' triples only), or a
             bad judge URL, key variable or cache.
         """
         import importlib.util
@@ -139,12 +140,13 @@ class GenresTask(Task):
                                    "pip install 'triplebench[genres]'")
         judge = self.settings.get("judge")
         if judge == "archived":
-            raise InputError.option("judge", judge, "openai for a run (the archived verdicts judge only the published "
+            raise InputError.option("judge", judge, "a model judge: openai:MODEL[@URL], hf:PATH_OR_NAME or py:module:function "
+                                    "(or openai for a run with --judge-model; the archived verdicts judge only the published "
                                     "runs' triples), or no --judge (FS and GS are then not scored)")
         loose = [name for name in TAKES if name.startswith("judge_") and name in self.settings]
         if loose and judge is None:
             raise InputError.option(loose[0], self.settings[loose[0]], f"--judge openai with --{loose[0].replace('_', '-')} "
-                                    "(FS and GS are scored only with a judge)")
+                                    "(or a judge model openai:MODEL@URL; FS and GS are scored only with a judge)")
         opts = self.options()
         model_folder(opts.get("minilm_dir"))
         path = backends.topic_model_path(opts, self.dataset, self.location)
@@ -154,7 +156,7 @@ class GenresTask(Task):
                              f"{self.name} alone with --topic-model, or leave --topic-model out (each set's model is "
                              "trained from the corpora config)", field="topic_model")
         if judge is not None:
-            backends.judge(opts, self.dataset, self.location)
+            backends.judge(opts, self.dataset, self.location).close()  # its options and reply cache checked, then let go
 
     def options(self) -> dict[str, Any]:
         """The scorer's validated options for this task (:meth:`score_options`)."""

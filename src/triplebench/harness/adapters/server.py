@@ -93,11 +93,18 @@ class ServerAdapter(Adapter):
     backoff : float
         First backoff wait in seconds (doubling, capped).
 
+    Attributes
+    ----------
+    flags : tuple of (str, str)
+        The options that set the URL and name the key's variable, for the client's messages (a judge names its own).
+
     Raises
     ------
     InputError
         An unknown ``api``, an empty model name, or a URL / key the endpoint rules refuse.
     """
+
+    flags: tuple[str, str] = ("--url", "--key-env")
 
     def __init__(self, model: str, url: str | None = None, *, api: str = "chat", decoding: Decoding | None = None,
                  key_env: str | None = None, insecure_http: bool = False, timeout: float = 300.0, retries: int = 5,
@@ -237,7 +244,7 @@ class ServerAdapter(Adapter):
         from ...http import JsonClient
 
         self._client = JsonClient(api_key=self._key, timeout=self.timeout, retries=self.max_retries, backoff=self.backoff,
-                                  pool_size=workers, url_option="--url", key_option="--key-env", cancel=cancel)
+                                  pool_size=workers, url_option=self.flags[0], key_option=self.flags[1], cancel=cancel)
 
     def complete(self, inputs: Sequence[Any]) -> list[Reply]:
         """POST each input and read its reply.
