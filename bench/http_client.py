@@ -39,6 +39,7 @@ body = json.dumps({"id": "x", "object": "chat.completion", "model": "m", "choice
     "usage": {"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140}}).encode()
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # as real servers do: else each reply's body waits for the client's delayed ACK
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         if delay:
