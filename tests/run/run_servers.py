@@ -122,7 +122,7 @@ class ModelServer:
             held = self.hold_after is not None and self._admitted >= self.hold_after
             self._admitted += not held
         if held:
-            self._released.wait(30)
+            self._released.wait()  # until release() or close(): a hold never ends by itself, however long a test takes
             self._drop(handler)
             return
         if self.delay:

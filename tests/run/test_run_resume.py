@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from run_servers import ModelServer
@@ -53,16 +54,28 @@ def rows(cache: Path) -> int:
         db.close()
 
 
+#: seconds a test waits at most for its run to reach a state (a bound for a broken run, never a pace a healthy one must
+#: keep: the tests go on as soon as the state is reached, however loaded the machine)
+PATIENCE = 120
+
+
+def wait_until(reached: Callable[[], bool], process: subprocess.Popen, what: Callable[[], str]) -> None:
+    """Poll ``reached`` until it holds; fail saying ``what()`` if the run ends first or :data:`PATIENCE` runs out."""
+    deadline = time.monotonic() + PATIENCE
+    while not reached():
+        assert process.poll() is None, (what(), process.communicate())
+        assert time.monotonic() < deadline, what()
+        time.sleep(0.02)
+
+
 def wait_for_the_hold(server: ModelServer, cache: Path, process: subprocess.Popen) -> None:
     """Until the server holds a request and every answered reply is in the cache."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    def held() -> bool:
         answered = len(server.answered)
-        if len(server.received) > answered >= server.hold_after and rows(cache) == answered:
-            return
-        assert process.poll() is None, process.communicate()
-        time.sleep(0.02)
-    raise AssertionError(f"no hold: received {len(server.received)}, answered {len(server.answered)}, cached {rows(cache)}")
+        return len(server.received) > answered >= server.hold_after and rows(cache) == answered
+
+    wait_until(held, process, lambda: f"no hold: received {len(server.received)}, answered {len(server.answered)}, "
+                                      f"cached {rows(cache)}")
 
 
 def test_a_killed_run_resumes_without_asking_an_answered_request_again(tmp_path):
@@ -143,9 +156,7 @@ def test_sigterm_while_scoring_says_every_reply_is_cached(tmp_path):
         process = subprocess.Popen([sys.executable, "-c", SLOW.format(here=str(HERE), flag=str(flag)), f"openai:toy-model@{server.url}",
                                     "--benchmarks", "a", "--cache", str(cache), "--quiet", "--out", str(tmp_path / "run")],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 30
-        while not flag.exists() and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.02)
+        wait_until(flag.exists, process, lambda: "the run never began scoring")
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=20)
     assert process.returncode == 143, err
