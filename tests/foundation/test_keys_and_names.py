@@ -255,11 +255,9 @@ def test_a_judge_run_stops_after_the_first_definitive_lookup(lookups, host, look
     judge = ModelJudge(f"openai:m@https://{host}/v1", concurrency=32, retries=5, quiet=True,
                        prompts={"fact_checker": "$TEXT$ $TRIPLE$", "granularity_checker": "$TRIPLE$"})
     judge.adapters["GS"].backoff = 0.01
-    start = time.monotonic()
     with pytest.raises(TripleBenchError, match=f"the host name {host} does not resolve \\({cause}\\)"):
         judge.granularity([[f"a{i}", "r", "b"] for i in range(200)])
     assert lookups.count(host) == lookups_made  # not once per request and attempt
-    assert time.monotonic() - start < 5
 
 
 def test_a_model_run_stops_after_the_first_definitive_lookup(lookups):
