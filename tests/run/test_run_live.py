@@ -16,7 +16,8 @@ from triplebench.harness.ask import RunError
 
 
 def adapter(server: ModelServer, api: str = "chat", **decoding) -> ServerAdapter:
-    return ServerAdapter(server.model, server.url, api=api, decoding=Decoding(**decoding), timeout=0.5, retries=3, backoff=0.01)
+    # a timeout no loopback reply reaches however loaded the machine: the retry counts asserted below are the faults'
+    return ServerAdapter(server.model, server.url, api=api, decoding=Decoding(**decoding), timeout=10, retries=3, backoff=0.01)
 
 
 @pytest.mark.parametrize("api", ["chat", "completions"])
@@ -104,8 +105,8 @@ def test_a_request_that_fails_for_good_is_a_counted_kept_item_and_the_run_goes_o
     their own request only: each is an item with outcome "failed" and its reason, never cached; the task is scored."""
     ts = texts(40)
     faults = {ts[10]: ["malformed"] * 9, ts[11]: ["400"] * 9, ts[12]: ["stall"] * 9}
-    with ModelServer(faults=faults, stall=1.0) as server:
-        slow = ServerAdapter(server.model, server.url, timeout=0.3, retries=1, backoff=0.01)
+    with ModelServer(faults=faults, stall=60.0) as server:  # the stalled request times out; the others have 1.5 s each
+        slow = ServerAdapter(server.model, server.url, timeout=1.5, retries=1, backoff=0.01)
         got = run(slow, [ToyTask("toy/a", ts)], cache=tmp_path / "c.sqlite", concurrency=2, quiet=True, out=tmp_path / "run")["toy/a"]
         assert len(server.answered) == 37
         server.faults.clear()  # failures were never cached: a rerun asks exactly those three again
