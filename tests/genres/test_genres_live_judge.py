@@ -10,12 +10,14 @@ tests/genres/fake_judge.py:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import threading
 
 import pytest
@@ -145,13 +147,47 @@ def test_replies_are_kept_per_server_not_per_model_name(cdr_file, templates, tmp
                  "--judge-cache", str(cache)]) == 2
 
 
+def _cached(cache) -> int:
+    """Replies in the reply cache at ``cache`` so far (0 before it exists)."""
+    try:
+        db = sqlite3.connect(f"file:{cache}?mode=ro", uri=True)
+    except sqlite3.OperationalError:
+        return 0
+    try:
+        return db.execute("SELECT COUNT(*) FROM replies").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        db.close()
+
+
+@contextlib.contextmanager
+def ctrl_c_once_cached(cache, replies: int):
+    """Ctrl-C this process once ``replies`` replies are in the reply cache: a state of the run, not a moment (on a loaded
+    machine a fixed delay could land before the first reply, or after the last). Never sent once the block has ended."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while _cached(cache) < replies:
+            if done.wait(0.01):
+                return
+        os.kill(os.getpid(), signal.SIGINT)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
 def test_ctrl_c_during_a_judge_run_says_what_was_kept(tmp_path, capsys):
     items = [(f"text {i}", ["a", "r", str(i)]) for i in range(200)]
     cache = tmp_path / "c.sqlite"
     with FakeJudge(PROMPTS, delay=0.02) as server:
         judge = ModelJudge(f"openai:m@{server.url}", PROMPTS, cache=ReplyCache(cache), concurrency=2, quiet=True)
-        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()  # Ctrl-C
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt), ctrl_c_once_cached(cache, 5):
             judge.factualness(items)
         for worker in [t for t in threading.enumerate() if t.name.startswith("triplebench-run")]:
             worker.join(10)  # a request in flight at the interrupt may still land in the cache: count after it
@@ -167,8 +203,8 @@ def test_ctrl_c_during_a_judge_run_says_what_was_kept(tmp_path, capsys):
 def test_ctrl_c_in_the_cli_says_the_replies_are_kept(cdr_file, templates, tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user"))
     with FakeJudge(templates, delay=0.02) as server:
-        threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT)).start()
-        assert main(_score(cdr_file, server.url, tmp_path / "j.sqlite", "--scores", "FS", "--judge-concurrency", "2")) == 130
+        with ctrl_c_once_cached(tmp_path / "j.sqlite", 3):
+            assert main(_score(cdr_file, server.url, tmp_path / "j.sqlite", "--scores", "FS", "--judge-concurrency", "2")) == 130
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines[-1].startswith("triplebench: interrupted; ")
     assert f"are in the reply cache {tmp_path / 'j.sqlite'}: rerun the same command to resume" in lines[-2]
