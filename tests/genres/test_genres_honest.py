@@ -115,6 +115,7 @@ def test_default_scores_need_no_topic_model(built, tmp_path, monkeypatch):
     (["--judge", "openai", "--judge-url", "http://example.org/v1"], "judge_url"),
     (["--judge", "openai:m@http://example.org/v1"], "judge"),
     (["--judge", "gpt-4"], "judge"),
+    (["--scores", "US", "--judge", "py:"], "judge"),  # refused even where no judge is asked
     (["--judge", "openai:m", "--judge-model", "n"], "judge_model"),
     (["--judge", "hf:some/model", "--judge-url", "http://127.0.0.1:9/v1"], "judge_url"),
     (["--judge-timeout", "nan"], "judge_timeout"),

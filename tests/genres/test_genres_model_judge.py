@@ -84,8 +84,8 @@ def test_an_old_judge_cache_is_read_once_into_the_reply_cache(tmp_path, monkeypa
         judge = ModelJudge(f"openai:m@{server.url}", PROMPTS, cache=cache, old_cache=reader, stream=stream)
         assert judge.factualness(ITEMS) == [True, False]
         assert len(server.requests) == 1 and judge.migrated == 1  # only the prompt the old file lacked was asked
-        assert f"1 of the 2 FS prompts not in the reply cache {cache.path} were answered in the old judge cache {old}" \
-            in stream.getvalue()
+        assert f"1 FS replies copied from the old judge cache {old} into the reply cache {cache.path} (the old file is left " \
+            "as it is; 1 of these 2 prompts are not in it)" in stream.getvalue()
         judge.close()
         again = io.StringIO()
         cache, reader = backends.judge_cache(str(old) if given else None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +65,33 @@ def request_key(identity: Mapping[str, Any], sent: Any) -> str:
     stop = stop_of(sent)  # a request without the prompt's stop sequences keeps the key it had before they existed
     keyed = {"adapter": dict(identity), "sent": sent, **({"stop": list(stop)} if stop else {})}
     return hashlib.sha256(canonical_json(keyed).encode("utf-8")).hexdigest()
+
+
+def request_keys(identity: Mapping[str, Any], sents: Iterable[Any]) -> list[str]:
+    """Return :func:`request_key` of each input sent to one adapter, its identity serialised once.
+
+    Parameters
+    ----------
+    identity : mapping
+        :meth:`~triplebench.harness.adapters.Adapter.identity`.
+    sents : iterable
+        Inputs exactly as sent (see :func:`request_key`).
+
+    Returns
+    -------
+    list of str
+        One key per input, each equal to ``request_key(identity, sent)``.
+
+    Examples
+    --------
+    >>> identity = {"kind": "completions", "url": "http://localhost:8000/v1", "model": "m", "decoding": {}}
+    >>> request_keys(identity, ["hi", "é"]) == [request_key(identity, "hi"), request_key(identity, "é")]
+    True
+    """
+    # canonical JSON sorts keys: {"adapter":...,"sent":...} is the identity's text, then the input's
+    opening = '{"adapter":' + canonical_json(dict(identity)) + ',"sent":'
+    return [request_key(identity, sent) if stop_of(sent) else
+            hashlib.sha256((opening + canonical_json(sent) + "}").encode("utf-8")).hexdigest() for sent in sents]
 
 
 @dataclass(frozen=True)

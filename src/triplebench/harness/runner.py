@@ -38,7 +38,7 @@ from .batch import emit_batch as write_batch
 from .batch import read_batch
 from .cache import ReplyCache, default_cache_path
 from .confidence import with_confidence
-from .exchange import Reply, Request, request_key
+from .exchange import Reply, Request, request_key, request_keys
 from .outputs import MANIFEST_KIND, MANIFEST_VERSION, TaskResult, check_out, run_signature, write_run
 from .parse import Parsed, direct
 from .prompts import Prompt
@@ -516,14 +516,11 @@ def verbatim_requests(adapter: Adapter, texts: Sequence[str], name: str) -> tupl
     tuple of (list of str, list of Request)
         One key per text, in order; the distinct requests, the first text naming each.
     """
-    identity = adapter.identity()
-    keys: list[str] = []
+    plain = isinstance(adapter, ServerAdapter) and adapter.kind == "completions"
+    sents = list(texts) if plain else [adapter.render(VERBATIM, text, {}) for text in texts]
+    keys = request_keys(adapter.identity(), sents)
     requests: dict[str, Request] = {}
-    for number, text in enumerate(texts):
-        plain = isinstance(adapter, ServerAdapter) and adapter.kind == "completions"
-        sent = text if plain else adapter.render(VERBATIM, text, {})
-        key = request_key(identity, sent)
-        keys.append(key)
+    for number, (key, sent) in enumerate(zip(keys, sents)):
         if key not in requests:
             requests[key] = Request(key, f"{name}/{number}#{key[:BATCH_KEY]}", sent)
     return keys, list(requests.values())

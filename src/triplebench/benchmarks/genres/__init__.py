@@ -250,7 +250,11 @@ class Genres(Benchmark):
 
     def check(self, predictions: Any, gold: Any, options: dict[str, Any]) -> None:
         """``archived_run`` takes no predictions and names a run of ``dataset`` (if given); other predictions need a
-        ``dataset`` (when missing, the error names the set of the first text if the built sets hold it)."""
+        ``dataset`` (when missing, the error names the set of the first text if the built sets hold it); ``judge`` is one
+        of the judge's spellings, whatever the scores asked."""
+        from .backends import check_judge
+
+        check_judge(options["judge"])
         if options["archived_run"] is not None:
             if predictions is not None:
                 raise InputError.option("archived_run", options["archived_run"], "no predictions beside it (it names the "

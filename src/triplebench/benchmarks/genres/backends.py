@@ -65,8 +65,8 @@ def judge(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any
     elif opts["judge_model"]:
         raise InputError.option("judge_model", opts["judge_model"], f"no --judge-model with --judge {spec}: it names the "
                                 "model (openai:MODEL[@URL])")
-    elif spec.partition(":")[0] not in ("openai", "hf", "py") or not spec.partition(":")[2]:
-        raise InputError.option("judge", spec, JUDGE_FORMS)
+    else:
+        check_judge(spec)
     cache, old = judge_cache(opts["judge_cache"])
     try:
         found = ModelJudge(spec, load_prompts(location), url=opts["judge_url"], api=opts["judge_api"],
@@ -85,6 +85,19 @@ def judge(opts: dict[str, Any], dataset: str, location: DataLocation, given: Any
     if found.base_url and found.model:
         found.agreement = stored_agreement(found.base_url, found.model, dataset)  # the last `judge-check` of this judge
     return found
+
+
+def check_judge(value: Any) -> None:
+    """Refuse a ``judge`` option that is none of the judge's spellings (:data:`JUDGE_FORMS`); a judge object passes.
+
+    Raises
+    ------
+    InputError
+        A string that is not ``archived``, ``openai`` or ``openai:``/``hf:``/``py:`` followed by a name.
+    """
+    if isinstance(value, str) and value not in ("archived", "openai") and (
+            value.partition(":")[0] not in ("openai", "hf", "py") or not value.partition(":")[2]):
+        raise InputError.option("judge", value, JUDGE_FORMS)
 
 
 def judge_cache(path: str | None):

@@ -145,23 +145,25 @@ class ModelJudge:
         return [by_pair[pair] for pair in pairs]
 
     def _migrate(self, score: str, pairs: Sequence[tuple[str, str]], keys: Sequence[str]) -> None:
-        """Copy into the reply cache the old judge cache's replies to the prompts the reply cache lacks."""
+        """Copy into the reply cache the old judge cache's replies to these prompts that the reply cache lacks."""
         template, tokens = QUESTIONS[score]
-        have = self.cache.get_many(keys)
-        lacking = [(pair, key) for pair, key in zip(pairs, keys) if key not in have]
-        if not lacking:
-            return
         asked = (self.base_url, self.model, self.api, repr(float(self.temperature)), str(tokens),
                  hashlib.sha256(self.templates[template].encode("utf-8")).hexdigest())
-        old = {old_key(*asked, *pair): key for pair, key in lacking}
-        found = self.old_cache.get_many(old)
-        for old_of, text in found.items():
-            self.cache.put(old[old_of], Reply(text))
-        self.migrated += len(found)
-        if found and not self.quiet:
-            print(f"{self.name}: {len(found):,} of the {len(lacking):,} {score} prompts not in the reply cache {self.cache.path} "
-                  f"were answered in the old judge cache {self.old_cache.path}: copied into the reply cache (the old file is "
-                  "left as it is)", file=self.stream if self.stream is not None else sys.stderr, flush=True)
+        new_of = {old_key(*asked, *pair): key for pair, key in zip(pairs, keys)}
+        found = self.old_cache.get_many(new_of)
+        if not found:
+            return
+        have = self.cache.get_many(new_of[old] for old in found)
+        copied = 0
+        for old, text in found.items():
+            if new_of[old] not in have:
+                self.cache.put(new_of[old], Reply(text))
+                copied += 1
+        self.migrated += copied
+        if copied and not self.quiet:
+            print(f"{self.name}: {copied:,} {score} replies copied from the old judge cache {self.old_cache.path} into the reply "
+                  f"cache {self.cache.path} (the old file is left as it is; {len(pairs) - len(found):,} of these {len(pairs):,} "
+                  "prompts are not in it)", file=self.stream if self.stream is not None else sys.stderr, flush=True)
 
     def factualness(self, items: Sequence[tuple[str, Triple]], progress: Callable[[int], None] | None = None) -> list[bool | None]:
         """Ask the fact-checker prompt for each (text, triple).
