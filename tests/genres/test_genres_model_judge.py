@@ -108,3 +108,14 @@ def test_a_reply_cache_is_not_taken_for_an_old_judge_cache_nor_a_foreign_databas
     db.close()
     with pytest.raises(InputError, match="field 'judge_cache': cannot be the judge's reply cache: another program's SQLite"):
         backends.judge_cache(str(foreign))
+
+
+def test_a_run_takes_the_judge_as_a_spec_and_checks_it_before_any_request(built, tmp_path, monkeypatch):
+    from triplebench.task_lookup import find_tasks
+
+    monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user"))
+    task = find_tasks(["genres/cdr"], options={"judge": "openai:m@http://127.0.0.1:9/v1"})[0]
+    assert task.scores() == "TS,US,CS,FS,GS" and task.check() is None  # nothing asked: the server is not there
+    refused = find_tasks(["genres/cdr"], options={"judge": "openai:m@http://models.example.org/v1"})[0]
+    with pytest.raises(InputError, match="option 'judge': expected https"):
+        refused.check()
