@@ -11,12 +11,21 @@ tier, ``make unit``, is ``-m "not data and not slow"``; ``make test`` runs every
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The suite never reads or writes the user's cache (side caches, reply caches, an old judge cache,
+# downloaded releases): each test process gets an empty one of its own, as on a fresh machine. A
+# test about the cache's location sets TRIPLEBENCH_CACHE (or removes it) itself.
+os.environ["TRIPLEBENCH_CACHE"] = tempfile.mkdtemp(prefix="triplebench-test-cache-")
+atexit.register(shutil.rmtree, os.environ["TRIPLEBENCH_CACHE"], True)
 UPSTREAM = Path(os.environ.get("TRIPLEBENCH_MIRROR", ROOT.parent / "shared" / "upstream")).resolve()
 
 
