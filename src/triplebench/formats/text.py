@@ -125,65 +125,6 @@ def count_records(text: str) -> int:
 _BLANK_LINE = re.compile(r"^[ \t\r\f\v]*(?:\n|\Z)", re.MULTILINE)
 
 
-def iter_json_object(text: str, source: str | PathLike[str]) -> Iterator[tuple[int, str, Any]]:
-    """``(number, key, value)`` of each member of a JSON object, parsed one member at a time.
-
-    A caller can stop (and refuse) after any member without the rest being built, e.g. when
-    a file holds more entries than it possibly can. The rule's bounds apply as in
-    :func:`parse_json`; a syntax error names its line and column.
-
-    Raises
-    ------
-    InputError
-        The text is not one JSON object.
-    """
-    text = text.lstrip(BOM)
-    if "\\u" in text:
-        _refuse_lone_surrogates(text, source, None)
-    decoder = json.JSONDecoder(parse_int=_bounded_int)
-    space = re.compile(r"[ \t\n\r]*")
-
-    def fail(at: int, what: str) -> InputError:
-        line = text.count("\n", 0, at) + 1
-        return InputError(source, line, f"invalid JSON at column {at - text.rfind(chr(10), 0, at)}: {what}")
-
-    at = space.match(text).end()
-    if not text.startswith("{", at):
-        raise fail(at, "expected a JSON object '{'")
-    at = space.match(text, at + 1).end()
-    number = 0
-    if text.startswith("}", at):
-        if text[space.match(text, at + 1).end():]:
-            raise fail(at + 1, "extra data after the object")
-        return
-    while True:
-        if not text.startswith('"', at):
-            raise fail(at, "expected a member name in double quotes")
-        try:
-            key, at = json.decoder.scanstring(text, at + 1)
-            at = space.match(text, at).end()
-            if not text.startswith(":", at):
-                raise fail(at, "expected ':' after a member name")
-            value, at = decoder.raw_decode(text, space.match(text, at + 1).end())
-        except json.JSONDecodeError as exc:
-            raise fail(exc.pos, exc.msg) from None
-        except _TooLarge as exc:
-            raise InputError(source, text.count("\n", 0, at) + 1, f"invalid JSON: {exc}") from None
-        except RecursionError:
-            raise InputError(source, text.count("\n", 0, at) + 1, "invalid JSON: nested too deeply") from None
-        number += 1
-        yield number, key, value
-        at = space.match(text, at).end()
-        if text.startswith(",", at):
-            at = space.match(text, at + 1).end()
-            continue
-        if text.startswith("}", at):
-            if text[space.match(text, at + 1).end():]:
-                raise fail(at + 1, "extra data after the object")
-            return
-        raise fail(at, "expected ',' or '}' after a member")
-
-
 #: what a blank line may hold (``str.strip()`` would take U+0085, U+2028 ... too: no JSON reads them as space)
 BLANK = " \t\r\f\v"
 
