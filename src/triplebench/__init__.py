@@ -144,8 +144,11 @@ def run(model: Any, benchmarks: Any = "all", **options: Any) -> dict[str, Any]:
         Benchmarks, ``benchmark/set`` task names, or ``all`` (comma-separated in a string).
     **options
         ``shots`` (demonstrations from a dev split), ``data`` / ``data_version`` (where the inputs
-        and gold are read), and :func:`triplebench.harness.run`'s ``out``, ``concurrency``,
-        ``no_cache``, ``cache``, ``emit_batch``, ``from_batch``, ``limit``, ``quiet``.
+        and gold are read), :func:`triplebench.harness.run`'s ``out``, ``concurrency``,
+        ``no_cache``, ``cache``, ``emit_batch``, ``from_batch``, ``limit``, ``quiet``, and scorer
+        options of the chosen tasks (``minilm_dir``, ``topic_model``, ``judge``, ...), as
+        ``triplebench run`` takes them: each goes to the tasks whose scorer uses it, its value
+        checked before anything is asked; one that no chosen task uses is refused.
 
     Returns
     -------
@@ -173,11 +176,15 @@ def run(model: Any, benchmarks: Any = "all", **options: Any) -> dict[str, Any]:
     >>> out["carb/test"].signature  # doctest: +ELLIPSIS
     'carb|split:test|...|model:py:...extract|prompt:openie-nary@3#...|data:...'
     """
+    import inspect
+
     from .harness import run as run_model
-    from .task_lookup import find_tasks
     from .location import DataLocation
+    from .task_lookup import find_tasks
 
     names = [n.strip() for n in benchmarks.split(",")] if isinstance(benchmarks, str) else list(benchmarks)
     location = DataLocation.from_options({"data": options.pop("data", None), "data_version": options.pop("data_version", None)})
-    tasks = find_tasks(names, shots=options.pop("shots", 0), location=location)
-    return run_model(model, tasks, **options)
+    shots = options.pop("shots", 0)
+    engine = set(inspect.signature(run_model).parameters) - {"model", "tasks"}
+    scorer = {name: options.pop(name) for name in list(options) if name not in engine}
+    return run_model(model, find_tasks(names, shots=shots, location=location, options=scorer), **options)
