@@ -227,3 +227,12 @@ class FakeJudge:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def quick_retries(monkeypatch) -> None:
+    """Server adapters made from here on wait 10 ms before a retry instead of 1 s, doubling: the same
+    retries against a judge server that is gone, without half a minute of waits (a test about what
+    fails and what was kept, not about the backoff)."""
+    from triplebench.harness.adapters.server import ServerAdapter
+
+    monkeypatch.setitem(ServerAdapter.__init__.__kwdefaults__, "backoff", 0.01)

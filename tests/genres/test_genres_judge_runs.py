@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from fake_judge import FakeJudge
+from fake_judge import FakeJudge, quick_retries
 
 from triplebench.benchmarks.genres.judges import triple_key
 from triplebench.benchmarks.genres.model_judge import ModelJudge
@@ -39,7 +39,8 @@ def _cli(path, url, cache, *extra):
             "--judge-model", "fake", "--judge-cache", str(cache), "--json", *extra]
 
 
-def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, capsys):
+def test_a_server_dying_mid_run_fails_then_the_rerun_resumes(cdr_run, tmp_path, capsys, monkeypatch):
+    quick_retries(monkeypatch)
     from triplebench.benchmarks.genres.judges import load_prompts
     from triplebench.cli.main import main
     from triplebench.location import DataLocation

@@ -21,7 +21,7 @@ import sqlite3
 import threading
 
 import pytest
-from fake_judge import FakeJudge
+from fake_judge import FakeJudge, quick_retries
 
 from triplebench.benchmarks.genres.judge_replies import answers_granularity
 from triplebench.benchmarks.genres.judges import load_prompts
@@ -130,6 +130,7 @@ def _free_port() -> int:
 
 def test_replies_are_kept_per_server_not_per_model_name(cdr_file, templates, tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("TRIPLEBENCH_CACHE", str(tmp_path / "user"))
+    quick_retries(monkeypatch)
     cache = tmp_path / "judge.sqlite"
     with FakeJudge(templates) as first:
         assert main(_score(cdr_file, first.url, cache, "--scores", "FS,GS", "--json")) == 0
