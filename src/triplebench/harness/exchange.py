@@ -85,13 +85,18 @@ def request_keys(identity: Mapping[str, Any], sents: Iterable[Any]) -> list[str]
     Examples
     --------
     >>> identity = {"kind": "completions", "url": "http://localhost:8000/v1", "model": "m", "decoding": {}}
-    >>> request_keys(identity, ["hi", "é"]) == [request_key(identity, "hi"), request_key(identity, "é")]
+    >>> sents = ["hi", "é", 'say "hi"', [{"role": "user", "content": "hi"}]]
+    >>> request_keys(identity, sents) == [request_key(identity, sent) for sent in sents]
     True
     """
-    # canonical JSON sorts keys: {"adapter":...,"sent":...} is the identity's text, then the input's
+    # canonical JSON sorts keys: {"adapter":...,"sent":...} is the identity's text, then the input's;
+    # a prompt string's JSON is json's own string encoder (what canonical_json returns for a str,
+    # without building an encoder per input)
     opening = '{"adapter":' + canonical_json(dict(identity)) + ',"sent":'
+    string = json.encoder.encode_basestring
     return [request_key(identity, sent) if stop_of(sent) else
-            hashlib.sha256((opening + canonical_json(sent) + "}").encode("utf-8")).hexdigest() for sent in sents]
+            hashlib.sha256((opening + (string(sent) if isinstance(sent, str) else canonical_json(sent)) + "}").encode("utf-8")).hexdigest()
+            for sent in sents]
 
 
 @dataclass(frozen=True)
